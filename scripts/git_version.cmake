@@ -1,0 +1,26 @@
+# Writes OUT with the current `git describe --dirty` (only when it changed, so
+# that nothing recompiles needlessly).
+set(desc "unknown")
+set(commit "unknown")
+find_program(GIT git)
+if(GIT AND EXISTS "${SRC}/.git")
+  execute_process(COMMAND ${GIT} -C ${SRC} describe --always --dirty --abbrev=12
+                  OUTPUT_VARIABLE desc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  execute_process(COMMAND ${GIT} -C ${SRC} rev-parse HEAD
+                  OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(desc STREQUAL "")
+    set(desc "unknown")
+  endif()
+  if(commit STREQUAL "")
+    set(commit "unknown")
+  endif()
+endif()
+set(text "#pragma once\n#define LIEBENCH_GIT_DESCRIBE \"${desc}\"\n#define LIEBENCH_GIT_COMMIT \"${commit}\"\n")
+if(EXISTS "${OUT}")
+  file(READ "${OUT}" old)
+else()
+  set(old "")
+endif()
+if(NOT old STREQUAL text)
+  file(WRITE "${OUT}" "${text}")
+endif()

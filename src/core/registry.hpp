@@ -1,0 +1,61 @@
+#pragma once
+// A LAMMPS-style registry: every method, model and study registers itself by name from its
+// own .cpp file (one line, see LIEBENCH_REGISTER below); the CLI, `liebench list` and the
+// docs read the registries, so adding a method/model/study never touches the dispatcher.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace lie {
+
+template <class Entry>
+class Registry {
+ public:
+  static Registry& instance() {
+    static Registry r;
+    return r;
+  }
+  /// Registers an entry; a duplicate name is a programming error.
+  bool add(Entry e) {
+    const std::string key = e.name;
+    if (entries_.count(key)) throw std::logic_error("duplicate registry entry: " + key);
+    entries_.emplace(key, std::move(e));
+    return true;
+  }
+  const Entry* find(const std::string& name) const {
+    auto it = entries_.find(name);
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+  /// Like find() but throws a UsageError naming the key, the bad value and what exists.
+  const Entry& get(const std::string& name, const std::string& what_key) const {
+    if (const Entry* e = find(name)) return *e;
+    throw UsageError("unknown " + what_key + " '" + name + "'; known: " + names());
+  }
+  std::vector<const Entry*> all() const {
+    std::vector<const Entry*> out;
+    for (const auto& [k, v] : entries_) out.push_back(&v);
+    return out;
+  }
+  std::string names() const {
+    std::string s;
+    for (const auto& [k, v] : entries_) s += (s.empty() ? "" : ", ") + k;
+    return s;
+  }
+
+ private:
+  std::map<std::string, Entry> entries_;
+};
+
+#define LIEBENCH_CONCAT_INNER(a, b) a##b
+#define LIEBENCH_CONCAT(a, b) LIEBENCH_CONCAT_INNER(a, b)
+/// LIEBENCH_REGISTER(RegistryType, entry_expression) at namespace scope in a .cpp file.
+#define LIEBENCH_REGISTER(RegistryType, ...)                                        \
+  namespace {                                                                       \
+  [[maybe_unused]] const bool LIEBENCH_CONCAT(liebench_registered_, __LINE__) =     \
+      ::lie::Registry<RegistryType>::instance().add(__VA_ARGS__);                   \
+  }
+
+}  // namespace lie

@@ -1,0 +1,307 @@
+#pragma once
+// Homogeneous-space factors: one Lie group G acting (from the left) on one manifold
+// component M. A model's phase space is a product of such factors (see space.hpp);
+// every kernel here works on raw pointers into the flat state / algebra arrays, so
+// that one link of a chain or one particle is a contiguous slice.
+//
+// Each factor provides (all static):
+//   alg_dim, state_dim, name, manifold, group
+//   exp_act(xi, y, out)      out = psi(exp(xi), y)          (out may alias y)
+//   generator(xi, y, out)    out = psi_*(xi)|_y  in ambient coordinates   [P] eq. (2)
+//   bracket(a, b, out)       Lie bracket of the acting group's algebra
+//   dexpinv(u, v, out)       exact dexpinv_u(v) of that algebra
+//   dexp(u, v, out)          exact dexp_u(v)
+//   project(y)               closest point of M (used only by the classical baselines)
+//
+// Right multiplications y -> y exp(xi) are written as left actions of the opposite
+// group G^op (g * h := h g). G^op has the same exp and the bracket -[.,.], hence
+// dexpinv^op_u = dexpinv_{-u}. The model then supplies the natural f (e.g. Q' = Q hat(w)
+// has f = w).
+#include <Eigen/Core>
+#include <cmath>
+
+#include "groups/bernoulli.hpp"
+#include "groups/se3.hpp"
+#include "groups/so3.hpp"
+
+namespace lie::factors {
+
+using CMap3 = Eigen::Map<const Vec3>;
+using Map3 = Eigen::Map<Vec3>;
+using CMap6 = Eigen::Map<const Vec6>;
+using Map6 = Eigen::Map<Vec6>;
+using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+using CMapM3 = Eigen::Map<const RowMat3>;
+using MapM3 = Eigen::Map<RowMat3>;
+
+namespace detail {
+inline void so3_project(double* Q) {
+  const Mat3 M = CMapM3(Q);
+  MapM3{Q} = so3::orthonormalize(M);
+}
+}  // namespace detail
+
+/// R^n acting on itself by translation (abelian).
+template <int N>
+struct Translation {
+  static constexpr int alg_dim = N, state_dim = N;
+  static constexpr const char* name = N == 3 ? "r3" : "rn";
+  static constexpr const char* group = "R^n (additive)";
+  static constexpr const char* manifold = "R^n";
+  static void exp_act(const double* xi, const double* y, double* out) {
+    for (int i = 0; i < N; ++i) out[i] = y[i] + xi[i];
+  }
+  static void generator(const double* xi, const double*, double* out) {
+    for (int i = 0; i < N; ++i) out[i] = xi[i];
+  }
+  static void bracket(const double*, const double*, double* out) {
+    for (int i = 0; i < N; ++i) out[i] = 0.0;
+  }
+  static void dexpinv(const double*, const double* v, double* out) {
+    for (int i = 0; i < N; ++i) out[i] = v[i];
+  }
+  static void dexp(const double*, const double* v, double* out) {
+    for (int i = 0; i < N; ++i) out[i] = v[i];
+  }
+  static void project(double*) {}
+};
+
+/// SO(3) rotating vectors of R^3: psi(g, m) = g m. Used for so(3)* with the action
+/// g.mu = Ad*_{g^-1} mu = g mu ([P] Example 1), i.e. the free rigid body.
+struct SO3OnR3 {
+  static constexpr int alg_dim = 3, state_dim = 3;
+  static constexpr const char* name = "so3_on_r3";
+  static constexpr const char* group = "SO(3)";
+  static constexpr const char* manifold = "R^3 (spheres |m| = const are the orbits)";
+  static void exp_act(const double* xi, const double* y, double* out) {
+    Map3{out} = so3::exp_apply(CMap3(xi), CMap3(y));
+  }
+  static void generator(const double* xi, const double* y, double* out) { Map3{out} = CMap3(xi).cross(CMap3(y)); }
+  static void bracket(const double* a, const double* b, double* out) { Map3{out} = CMap3(a).cross(CMap3(b)); }
+  static void dexpinv(const double* u, const double* v, double* out) { Map3{out} = so3::dexpinv(CMap3(u), CMap3(v)); }
+  static void dexp(const double* u, const double* v, double* out) { Map3{out} = so3::dexp(CMap3(u), CMap3(v)); }
+  static void project(double*) {}
+};
+
+/// SO(3) acting on itself by left multiplication: Q -> exp(xi) Q (Q stored row-major).
+struct SO3Left {
+  static constexpr int alg_dim = 3, state_dim = 9;
+  static constexpr const char* name = "so3_left";
+  static constexpr const char* group = "SO(3)";
+  static constexpr const char* manifold = "SO(3), Q -> exp(xi) Q";
+  static void exp_act(const double* xi, const double* y, double* out) {
+    const Mat3 E = so3::exp(CMap3(xi));
+    const Mat3 Q = CMapM3(y);
+    MapM3{out} = E * Q;
+  }
+  static void generator(const double* xi, const double* y, double* out) {
+    MapM3{out} = so3::hat(CMap3(xi)) * Mat3(CMapM3(y));
+  }
+  static void bracket(const double* a, const double* b, double* out) { Map3{out} = CMap3(a).cross(CMap3(b)); }
+  static void dexpinv(const double* u, const double* v, double* out) { Map3{out} = so3::dexpinv(CMap3(u), CMap3(v)); }
+  static void dexp(const double* u, const double* v, double* out) { Map3{out} = so3::dexp(CMap3(u), CMap3(v)); }
+  static void project(double* y) { detail::so3_project(y); }
+};
+
+/// SO(3) acting on itself by right multiplication: Q -> Q exp(xi) (left action of SO(3)^op).
+struct SO3Right {
+  static constexpr int alg_dim = 3, state_dim = 9;
+  static constexpr const char* name = "so3_right";
+  static constexpr const char* group = "SO(3)^op";
+  static constexpr const char* manifold = "SO(3), Q -> Q exp(xi)";
+  static void exp_act(const double* xi, const double* y, double* out) {
+    const Mat3 E = so3::exp(CMap3(xi));
+    const Mat3 Q = CMapM3(y);
+    MapM3{out} = Q * E;
+  }
+  static void generator(const double* xi, const double* y, double* out) {
+    MapM3{out} = Mat3(CMapM3(y)) * so3::hat(CMap3(xi));
+  }
+  static void bracket(const double* a, const double* b, double* out) { Map3{out} = CMap3(b).cross(CMap3(a)); }
+  static void dexpinv(const double* u, const double* v, double* out) { Map3{out} = so3::dexpinv(-CMap3(u), CMap3(v)); }
+  static void dexp(const double* u, const double* v, double* out) { Map3{out} = so3::dexp(-CMap3(u), CMap3(v)); }
+  static void project(double* y) { detail::so3_project(y); }
+};
+
+/// SE(3) acting on TS^2 by the restricted Ad-action [P] 5.1:
+///   psi((A, a), (q, w)) = (A q, A w + a x A q),   psi_*((u, v))|(q, w) = (u x q, u x w + v x q).
+struct SE3OnTS2 {
+  static constexpr int alg_dim = 6, state_dim = 6;
+  static constexpr const char* name = "se3_on_ts2";
+  static constexpr const char* group = "SE(3)";
+  static constexpr const char* manifold = "TS^2 = {(q, w): |q| = 1, q.w = 0}";
+  static void exp_act(const double* xi, const double* y, double* out) {
+    const Vec3 u = CMap3(xi), v = CMap3(xi + 3);
+    const Vec3 q = CMap3(y), w = CMap3(y + 3);
+    const double t = u.norm();
+    const double A = so3::detail::sinc(t);
+    const double B = so3::detail::one_minus_cos_over_t2(t);
+    const double C = so3::detail::t_minus_sin_over_t3(t);
+    const Vec3 uxq = u.cross(q), uxw = u.cross(w), uxv = u.cross(v);
+    const Vec3 Rq = q + A * uxq + B * u.cross(uxq);
+    const Vec3 Rw = w + A * uxw + B * u.cross(uxw);
+    const Vec3 r = v + B * uxv + C * u.cross(uxv);  // translation part J_l(u) v
+    Map3{out} = Rq;
+    Map3{out + 3} = Rw + r.cross(Rq);
+  }
+  static void generator(const double* xi, const double* y, double* out) {
+    const Vec3 u = CMap3(xi), v = CMap3(xi + 3);
+    const Vec3 q = CMap3(y), w = CMap3(y + 3);
+    Map3{out} = u.cross(q);
+    Map3{out + 3} = u.cross(w) + v.cross(q);
+  }
+  static void bracket(const double* a, const double* b, double* out) { Map6{out} = se3::bracket(CMap6(a), CMap6(b)); }
+  static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(CMap6(u), CMap6(v)); }
+  static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(CMap6(u), CMap6(v)); }
+  static void project(double* y) {
+    Map3 q(y), w(y + 3);
+    q.normalize();
+    w -= w.dot(q) * q;
+  }
+};
+
+/// SE(3) acting on se(3)* by the coadjoint action g.mu = Ad*_{g^-1} mu [P] 3.4.2:
+///   psi((R, r), (Pi, G)) = (R Pi + r x R G, R G),  psi_*((x, u))|(Pi,G) = -ad*_(x,u)(Pi,G) = (x x Pi + u x G, x x G).
+struct SE3Coadjoint {
+  static constexpr int alg_dim = 6, state_dim = 6;
+  static constexpr const char* name = "se3_coadjoint";
+  static constexpr const char* group = "SE(3)";
+  static constexpr const char* manifold = "se(3)* (coadjoint orbits: |G| and Pi.G fixed)";
+  static void exp_act(const double* xi, const double* y, double* out) {
+    const se3::Element g = se3::exp(CMap6(xi));
+    const Vec3 Pi = CMap3(y), G = CMap3(y + 3);
+    const Vec3 RG = g.R * G;
+    Map3{out} = g.R * Pi + g.r.cross(RG);
+    Map3{out + 3} = RG;
+  }
+  static void generator(const double* xi, const double* y, double* out) {
+    const Vec3 x = CMap3(xi), u = CMap3(xi + 3), Pi = CMap3(y), G = CMap3(y + 3);
+    Map3{out} = x.cross(Pi) + u.cross(G);
+    Map3{out + 3} = x.cross(G);
+  }
+  static void bracket(const double* a, const double* b, double* out) { Map6{out} = se3::bracket(CMap6(a), CMap6(b)); }
+  static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(CMap6(u), CMap6(v)); }
+  static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(CMap6(u), CMap6(v)); }
+  static void project(double*) {}
+};
+
+/// T*SO(3) right-trivialised, (Q, pi) with spatial momentum pi ([P] 3.1, eq. (11)):
+/// the semidirect product (g, mu)(h, nu) = (g h, mu + g nu) is SE(3), acting on itself from
+/// the left. State (Q row-major, pi), algebra (xi, alpha):
+///   psi(exp(xi, alpha), (Q, pi)) = (E Q, J_l(xi) alpha + E pi),  psi_* = (hat(xi) Q, alpha + xi x pi).
+struct TstarSO3RightTriv {
+  static constexpr int alg_dim = 6, state_dim = 12;
+  static constexpr const char* name = "tstar_so3_right";
+  static constexpr const char* group = "SO(3) x| so(3)* (~ SE(3))";
+  static constexpr const char* manifold = "T*SO(3) right trivialised: (Q, pi)";
+  static void exp_act(const double* xi, const double* y, double* out) {
+    const Vec3 x = CMap3(xi), al = CMap3(xi + 3);
+    const Mat3 E = so3::exp(x);
+    const Mat3 Q = CMapM3(y);
+    const Vec3 pi = CMap3(y + 9);
+    MapM3{out} = E * Q;
+    Map3{out + 9} = so3::dexp(x, al) + E * pi;
+  }
+  static void generator(const double* xi, const double* y, double* out) {
+    const Vec3 x = CMap3(xi), al = CMap3(xi + 3);
+    MapM3{out} = so3::hat(x) * Mat3(CMapM3(y));
+    Map3{out + 9} = al + x.cross(CMap3(y + 9));
+  }
+  static void bracket(const double* a, const double* b, double* out) { Map6{out} = se3::bracket(CMap6(a), CMap6(b)); }
+  static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(CMap6(u), CMap6(v)); }
+  static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(CMap6(u), CMap6(v)); }
+  static void project(double* y) { detail::so3_project(y); }
+};
+
+/// T*SO(3) left-trivialised, (Q, m) with body momentum m ([K] 2.6-2.8, eq. (2.33)):
+/// (g, mu)(h, nu) = (g h, nu + h^T mu), acting on itself from the right ([K] eq. (2.41)):
+///   (Q, m) . exp(xi, alpha) = (Q E, E^T m + J_l(xi)^T alpha),   E = exp(xi),
+/// generator (Q hat(xi), alpha + m x xi)   (= (L_Q* f_Q, f_m + ad*_{f_Q} m), [K] eq. (2.44)).
+/// (g, mu) -> (g, g mu) is an isomorphism onto SE(3), so the algebra is se(3); as a right
+/// action it is a left action of the opposite group (bracket -[.,.], dexpinv_{-u}).
+struct TstarSO3LeftTriv {
+  static constexpr int alg_dim = 6, state_dim = 12;
+  static constexpr const char* name = "tstar_so3_left";
+  static constexpr const char* group = "(SO(3) x| so(3)*)^op";
+  static constexpr const char* manifold = "T*SO(3) left trivialised: (Q, m)";
+  static void exp_act(const double* xi, const double* y, double* out) {
+    const Vec3 x = CMap3(xi), al = CMap3(xi + 3);
+    const Mat3 E = so3::exp(x);
+    const Mat3 Q = CMapM3(y);
+    const Vec3 m = CMap3(y + 9);
+    MapM3{out} = Q * E;
+    // J_l(x)^T alpha = J_l(-x) alpha
+    Map3{out + 9} = E.transpose() * m + so3::dexp(-x, al);
+  }
+  static void generator(const double* xi, const double* y, double* out) {
+    const Vec3 x = CMap3(xi), al = CMap3(xi + 3);
+    MapM3{out} = Mat3(CMapM3(y)) * so3::hat(x);
+    Map3{out + 9} = al + CMap3(y + 9).cross(x);
+  }
+  static void bracket(const double* a, const double* b, double* out) { Map6{out} = se3::bracket(CMap6(b), CMap6(a)); }
+  static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(-CMap6(u), CMap6(v)); }
+  static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(-CMap6(u), CMap6(v)); }
+  static void project(double* y) { detail::so3_project(y); }
+};
+
+/// Direct product of factors stored back to back (state and algebra in the same order).
+template <class... Fs>
+struct Compound {
+  static constexpr int alg_dim = (Fs::alg_dim + ...);
+  static constexpr int state_dim = (Fs::state_dim + ...);
+
+  template <class Op>
+  static void each(Op&& op) {
+    int a = 0, s = 0;
+    ((op.template operator()<Fs>(a, s), a += Fs::alg_dim, s += Fs::state_dim), ...);
+  }
+  static void exp_act(const double* xi, const double* y, double* out) {
+    each([&]<class F>(int a, int s) { F::exp_act(xi + a, y + s, out + s); });
+  }
+  static void generator(const double* xi, const double* y, double* out) {
+    each([&]<class F>(int a, int s) { F::generator(xi + a, y + s, out + s); });
+  }
+  static void bracket(const double* x, const double* z, double* out) {
+    each([&]<class F>(int a, int) { F::bracket(x + a, z + a, out + a); });
+  }
+  static void dexpinv(const double* u, const double* v, double* out) {
+    each([&]<class F>(int a, int) { F::dexpinv(u + a, v + a, out + a); });
+  }
+  static void dexp(const double* u, const double* v, double* out) {
+    each([&]<class F>(int a, int) { F::dexp(u + a, v + a, out + a); });
+  }
+  static void project(double* y) {
+    each([&]<class F>(int, int s) { F::project(y + s); });
+  }
+};
+
+/// One rigid body of [K] 3.2 on T*(R^3 x SO(3)), left trivialised: state (q, p, Q, m),
+/// algebra (dq, dp, xi, alpha); q and p translate, (Q, m) as TstarSO3LeftTriv.
+struct RigidBodyLeftTriv : Compound<Translation<3>, Translation<3>, TstarSO3LeftTriv> {
+  static constexpr const char* name = "rigid_body_left";
+  static constexpr const char* group = "(R^3 x R^3) x T*SO(3)^op";
+  static constexpr const char* manifold = "T*(R^3 x SO(3)) left trivialised: (q, p, Q, m)";
+};
+
+/// SO(3) x R^3 acting on TSO(3) ~ SO(3) x so(3) by (B, b).(R, W) = (B R, W + b) ([P] 6.1).
+struct TSO3Left : Compound<SO3Left, Translation<3>> {
+  static constexpr const char* name = "tso3_left";
+  static constexpr const char* group = "SO(3) x R^3";
+  static constexpr const char* manifold = "TSO(3): (R, Omega), R -> B R, Omega -> Omega + b";
+};
+
+// X-macro list of every factor known to the product space (space.hpp). Adding a
+// factor = one struct above + one line here.
+#define LIEBENCH_FACTORS(X)                   \
+  X(Translation3, ::lie::factors::Translation<3>) \
+  X(SO3OnR3, ::lie::factors::SO3OnR3)           \
+  X(SO3Left, ::lie::factors::SO3Left)           \
+  X(SO3Right, ::lie::factors::SO3Right)         \
+  X(SE3OnTS2, ::lie::factors::SE3OnTS2)         \
+  X(SE3Coadjoint, ::lie::factors::SE3Coadjoint) \
+  X(TstarSO3RightTriv, ::lie::factors::TstarSO3RightTriv) \
+  X(TstarSO3LeftTriv, ::lie::factors::TstarSO3LeftTriv)   \
+  X(RigidBodyLeftTriv, ::lie::factors::RigidBodyLeftTriv) \
+  X(TSO3Left, ::lie::factors::TSO3Left)
+
+}  // namespace lie::factors

@@ -1,0 +1,146 @@
+#include "groups/space.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace lie {
+
+namespace {
+
+template <class F>
+FactorInfo make_info(FactorKind k) {
+  return {k, F::name, F::group, F::manifold, F::alg_dim, F::state_dim};
+}
+
+// Calls fn.template operator()<FactorType>() for the factor type of `kind`.
+template <class Fn>
+void dispatch(FactorKind kind, Fn&& fn) {
+  switch (kind) {
+#define LIEBENCH_CASE(id, type)          \
+  case FactorKind::id:                   \
+    fn.template operator()<type>();      \
+    return;
+    LIEBENCH_FACTORS(LIEBENCH_CASE)
+#undef LIEBENCH_CASE
+  }
+  throw std::logic_error("unknown factor kind");
+}
+
+// Runs body(i) for the components of one block, on an OpenMP team when the block is large.
+template <class Body>
+void for_components(std::size_t n, Body&& body) {
+  if (n >= Space::kOmpMinComponents) {
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < n; ++i) body(i);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) body(i);
+  }
+}
+
+}  // namespace
+
+const std::vector<FactorInfo>& all_factors() {
+  static const std::vector<FactorInfo> infos = {
+#define LIEBENCH_INFO(id, type) make_info<type>(FactorKind::id),
+      LIEBENCH_FACTORS(LIEBENCH_INFO)
+#undef LIEBENCH_INFO
+  };
+  return infos;
+}
+
+const FactorInfo& factor_info(FactorKind kind) { return all_factors().at(static_cast<std::size_t>(kind)); }
+
+std::size_t Space::add(FactorKind kind, std::size_t count, std::string label) {
+  const FactorInfo& info = factor_info(kind);
+  Block b;
+  b.kind = kind;
+  b.count = count;
+  b.state_offset = state_size_;
+  b.alg_offset = alg_size_;
+  b.state_dim = info.state_dim;
+  b.alg_dim = info.alg_dim;
+  b.label = std::move(label);
+  state_size_ += count * static_cast<std::size_t>(info.state_dim);
+  alg_size_ += count * static_cast<std::size_t>(info.alg_dim);
+  blocks_.push_back(std::move(b));
+  return blocks_.size() - 1;
+}
+
+std::string Space::describe() const {
+  std::ostringstream os;
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    if (i) os << " x ";
+    const FactorInfo& f = factor_info(blocks_[i].kind);
+    os << "(" << f.group << " on " << f.manifold << ")^" << blocks_[i].count;
+  }
+  return os.str();
+}
+
+void Space::exp_act(const double* xi, const double* y, double* out) const {
+  for (const Block& b : blocks_) {
+    dispatch(b.kind, [&]<class F>() {
+      for_components(b.count, [&](std::size_t i) {
+        F::exp_act(xi + b.alg_offset + i * F::alg_dim, y + b.state_offset + i * F::state_dim,
+                   out + b.state_offset + i * F::state_dim);
+      });
+    });
+  }
+}
+
+void Space::generator(const double* xi, const double* y, double* out) const {
+  for (const Block& b : blocks_) {
+    dispatch(b.kind, [&]<class F>() {
+      for_components(b.count, [&](std::size_t i) {
+        F::generator(xi + b.alg_offset + i * F::alg_dim, y + b.state_offset + i * F::state_dim,
+                     out + b.state_offset + i * F::state_dim);
+      });
+    });
+  }
+}
+
+void Space::bracket(const double* a, const double* c, double* out) const {
+  for (const Block& b : blocks_) {
+    dispatch(b.kind, [&]<class F>() {
+      for_components(b.count, [&](std::size_t i) {
+        const std::size_t o = b.alg_offset + i * F::alg_dim;
+        F::bracket(a + o, c + o, out + o);
+      });
+    });
+  }
+}
+
+void Space::dexpinv(const double* u, const double* v, double* out, int terms) const {
+  for (const Block& b : blocks_) {
+    dispatch(b.kind, [&]<class F>() {
+      for_components(b.count, [&](std::size_t i) {
+        const std::size_t o = b.alg_offset + i * F::alg_dim;
+        if (terms == kExactDexpinv)
+          F::dexpinv(u + o, v + o, out + o);
+        else
+          dexpinv_series<F::alg_dim>(u + o, v + o, out + o, terms,
+                                     [](const double* x, const double* y, double* z) { F::bracket(x, y, z); });
+      });
+    });
+  }
+}
+
+void Space::dexp(const double* u, const double* v, double* out) const {
+  for (const Block& b : blocks_) {
+    dispatch(b.kind, [&]<class F>() {
+      for_components(b.count, [&](std::size_t i) {
+        const std::size_t o = b.alg_offset + i * F::alg_dim;
+        F::dexp(u + o, v + o, out + o);
+      });
+    });
+  }
+}
+
+void Space::project(double* y) const {
+  for (const Block& b : blocks_) {
+    dispatch(b.kind, [&]<class F>() {
+      for_components(b.count, [&](std::size_t i) { F::project(y + b.state_offset + i * F::state_dim); });
+    });
+  }
+}
+
+}  // namespace lie

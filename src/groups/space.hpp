@@ -1,0 +1,82 @@
+#pragma once
+// The product homogeneous space of a model: a runtime list of blocks, each block being
+// `count` copies of one factor (factors.hpp). State and algebra are flat contiguous arrays
+// (component i of block b starts at state_offset + i*state_dim); integrators only see
+// these arrays, so threads and MPI ranks split them by components.
+//
+// On a distributed run the Space describes the *local* components of a rank only; every
+// operation here is component-wise and needs no communication.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "groups/factors.hpp"
+
+namespace lie {
+
+enum class FactorKind : int {
+#define LIEBENCH_ENUM(id, type) id,
+  LIEBENCH_FACTORS(LIEBENCH_ENUM)
+#undef LIEBENCH_ENUM
+};
+
+struct FactorInfo {
+  FactorKind kind;
+  const char* name;
+  const char* group;
+  const char* manifold;
+  int alg_dim;
+  int state_dim;
+};
+const std::vector<FactorInfo>& all_factors();
+const FactorInfo& factor_info(FactorKind kind);
+
+struct Block {
+  FactorKind kind;
+  std::size_t count = 0;
+  std::size_t state_offset = 0;
+  std::size_t alg_offset = 0;
+  int state_dim = 0;
+  int alg_dim = 0;
+  std::string label;  // e.g. "links", "bodies"
+};
+
+/// dexpinv selector: kExactDexpinv uses the closed form of each factor; q >= 0 uses the
+/// Bernoulli series with q commutators ([P] eq. (8)).
+inline constexpr int kExactDexpinv = -1;
+
+class Space {
+ public:
+  Space() = default;
+  /// Appends `count` copies of a factor. Returns the block index.
+  std::size_t add(FactorKind kind, std::size_t count, std::string label = {});
+
+  std::size_t state_size() const { return state_size_; }
+  std::size_t alg_size() const { return alg_size_; }
+  const std::vector<Block>& blocks() const { return blocks_; }
+  std::string describe() const;  // e.g. "(SE(3) on TS^2)^1001"
+
+  /// out = psi(exp(xi), y); out may alias y.
+  void exp_act(const double* xi, const double* y, double* out) const;
+  /// out = psi_*(xi)|_y in ambient coordinates.
+  void generator(const double* xi, const double* y, double* out) const;
+  /// out = [a, b] component-wise.
+  void bracket(const double* a, const double* b, double* out) const;
+  /// out = dexpinv_u(v); terms = kExactDexpinv or the number of commutators. out must not alias u, v.
+  void dexpinv(const double* u, const double* v, double* out, int terms = kExactDexpinv) const;
+  /// out = dexp_u(v) (exact).
+  void dexp(const double* u, const double* v, double* out) const;
+  /// Projects every component onto its manifold (|q| = 1, q.w = 0, Q^T Q = I).
+  void project(double* y) const;
+
+  /// Minimum number of components in a block before an OpenMP team is used.
+  static constexpr std::size_t kOmpMinComponents = 256;
+
+ private:
+  std::vector<Block> blocks_;
+  std::size_t state_size_ = 0;
+  std::size_t alg_size_ = 0;
+};
+
+}  // namespace lie

@@ -1,0 +1,327 @@
+#include "io/config.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace lie {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+const char* type_name(OptionType t) {
+  switch (t) {
+    case OptionType::Real: return "real";
+    case OptionType::PositiveReal: return "real > 0";
+    case OptionType::NonNegativeReal: return "real >= 0";
+    case OptionType::Int: return "integer";
+    case OptionType::PositiveInt: return "integer >= 1";
+    case OptionType::NonNegativeInt: return "integer >= 0";
+    case OptionType::Bool: return "true|false";
+    case OptionType::String: return "text";
+    case OptionType::Choice: return "one of";
+    case OptionType::RealList: return "list of reals";
+    case OptionType::PositiveRealList: return "list of reals > 0";
+    case OptionType::IntList: return "list of integers";
+    case OptionType::PositiveIntList: return "list of integers >= 1";
+    case OptionType::StringList: return "list";
+    case OptionType::ChoiceList: return "list of";
+  }
+  return "?";
+}
+
+bool parse_bool(const std::string& key, const std::string& v) {
+  std::string s = v;
+  std::transform(s.begin(), s.end(), s.begin(), ::tolower);
+  if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
+  if (s == "0" || s == "false" || s == "no" || s == "off") return false;
+  throw UsageError("key '" + key + "' has value '" + v + "'; allowed: true or false");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- parsing helpers
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text) {
+    if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == ';') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+double parse_double(const std::string& key, const std::string& text) {
+  const std::string t = trim(text);
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size() || errno == ERANGE)
+    throw UsageError("key '" + key + "' has value '" + text + "'; expected a real number");
+  if (!std::isfinite(v)) throw UsageError("key '" + key + "' has value '" + text + "'; must be a finite number");
+  return v;
+}
+
+long parse_int(const std::string& key, const std::string& text) {
+  const std::string t = trim(text);
+  errno = 0;
+  char* end = nullptr;
+  const long v = std::strtol(t.c_str(), &end, 10);
+  if (t.empty() || end != t.c_str() + t.size() || errno == ERANGE) {
+    // accept integral reals like 1e6
+    try {
+      const double d = parse_double(key, t);
+      if (d == std::floor(d) && std::fabs(d) < 9.0e18) return static_cast<long>(d);
+    } catch (const UsageError&) {
+    }
+    throw UsageError("key '" + key + "' has value '" + text + "'; expected an integer");
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------- catalog
+OptionCatalog& OptionCatalog::instance() {
+  static OptionCatalog c;
+  return c;
+}
+
+void OptionCatalog::add(OptionSpec spec) {
+  for (auto& s : specs_) {
+    if (s.key == spec.key) {
+      if (s.type != spec.type || s.default_value != spec.default_value)
+        throw std::logic_error("option '" + spec.key + "' declared twice with different type or default");
+      return;
+    }
+  }
+  specs_.push_back(std::move(spec));
+}
+
+const OptionSpec* OptionCatalog::find(const std::string& key) const {
+  for (const auto& s : specs_)
+    if (s.key == key) return &s;
+  return nullptr;
+}
+
+std::vector<const OptionSpec*> OptionCatalog::all() const {
+  std::vector<const OptionSpec*> out;
+  for (const auto& s : specs_) out.push_back(&s);
+  std::stable_sort(out.begin(), out.end(), [](const OptionSpec* a, const OptionSpec* b) {
+    return a->group != b->group ? a->group < b->group : a->key < b->key;
+  });
+  return out;
+}
+
+po::options_description OptionCatalog::description(bool with_help_text) const {
+  po::options_description all("Experiment keys (in the .cfg file, or --key=value on the command line)", 100, 50);
+  std::map<std::string, po::options_description> groups;
+  for (const OptionSpec* s : this->all()) {
+    auto it = groups.find(s->group);
+    if (it == groups.end()) it = groups.emplace(s->group, po::options_description("[" + s->group + "]", 100, 50)).first;
+    std::string help = s->help;
+    if (with_help_text) {
+      help += " (" + std::string(type_name(s->type));
+      if (!s->allowed.empty()) help += ": " + join(s->allowed);
+      help += ")";
+    }
+    auto* sem = po::value<std::string>();
+    if (!s->default_value.empty()) sem->default_value(s->default_value);
+    it->second.add_options()(s->key.c_str(), sem, help.c_str());
+  }
+  for (auto& [g, d] : groups) all.add(d);
+  return all;
+}
+
+void OptionCatalog::validate(const std::string& key, const std::string& value) const {
+  const OptionSpec* s = find(key);
+  if (!s) throw UsageError("unknown key '" + key + "'; run `liebench run --help` for the list of keys");
+  auto check_choice = [&](const std::string& v) {
+    if (std::find(s->allowed.begin(), s->allowed.end(), v) == s->allowed.end())
+      throw UsageError("key '" + key + "' has value '" + v + "'; allowed: " + join(s->allowed));
+  };
+  switch (s->type) {
+    case OptionType::Real: parse_double(key, value); break;
+    case OptionType::PositiveReal:
+      if (parse_double(key, value) <= 0.0) throw UsageError("key '" + key + "' has value '" + value + "'; must be > 0");
+      break;
+    case OptionType::NonNegativeReal:
+      if (parse_double(key, value) < 0.0) throw UsageError("key '" + key + "' has value '" + value + "'; must be >= 0");
+      break;
+    case OptionType::Int: parse_int(key, value); break;
+    case OptionType::PositiveInt:
+      if (parse_int(key, value) < 1) throw UsageError("key '" + key + "' has value '" + value + "'; must be an integer >= 1");
+      break;
+    case OptionType::NonNegativeInt:
+      if (parse_int(key, value) < 0) throw UsageError("key '" + key + "' has value '" + value + "'; must be an integer >= 0");
+      break;
+    case OptionType::Bool: parse_bool(key, value); break;
+    case OptionType::String: break;
+    case OptionType::Choice: check_choice(trim(value)); break;
+    case OptionType::RealList:
+    case OptionType::PositiveRealList: {
+      const auto items = split_list(value);
+      if (items.empty()) throw UsageError("key '" + key + "' is empty; expected a list of numbers");
+      for (const auto& it : items) {
+        const double d = parse_double(key, it);
+        if (s->type == OptionType::PositiveRealList && d <= 0.0)
+          throw UsageError("key '" + key + "' has value '" + it + "'; every entry must be > 0");
+      }
+      break;
+    }
+    case OptionType::IntList:
+    case OptionType::PositiveIntList: {
+      const auto items = split_list(value);
+      if (items.empty()) throw UsageError("key '" + key + "' is empty; expected a list of integers");
+      for (const auto& it : items) {
+        const long d = parse_int(key, it);
+        if (s->type == OptionType::PositiveIntList && d < 1)
+          throw UsageError("key '" + key + "' has value '" + it + "'; every entry must be an integer >= 1");
+      }
+      break;
+    }
+    case OptionType::StringList: break;
+    case OptionType::ChoiceList:
+      for (const auto& it : split_list(value)) check_choice(it);
+      break;
+  }
+}
+
+std::string OptionCatalog::markdown() const {
+  std::ostringstream os;
+  os << "| key | type | default | meaning |\n|---|---|---|---|\n";
+  for (const OptionSpec* s : all()) {
+    os << "| `" << s->key << "` | " << type_name(s->type);
+    if (!s->allowed.empty()) os << ": " << join(s->allowed);
+    os << " | " << (s->default_value.empty() ? "(none)" : "`" + s->default_value + "`") << " | " << s->help << " |\n";
+  }
+  return os.str();
+}
+
+bool declare_options(std::vector<OptionSpec> specs) {
+  for (auto& s : specs) OptionCatalog::instance().add(std::move(s));
+  return true;
+}
+
+// ---------------------------------------------------------------- Config
+Config::Config(const po::variables_map& vm, std::string source_text, std::string command_line, std::string source_file)
+    : source_text_(std::move(source_text)), command_line_(std::move(command_line)), source_file_(std::move(source_file)) {
+  const OptionCatalog& cat = OptionCatalog::instance();
+  for (const auto& [key, val] : vm) {
+    if (!cat.find(key)) continue;  // CLI-only options (output, force, ...) are not experiment keys
+    const std::string v = val.as<std::string>();
+    if (!val.defaulted()) {
+      cat.validate(key, v);
+      explicit_.insert(key);
+    }
+    values_[key] = v;
+  }
+}
+
+Config Config::from_pairs(const std::vector<std::pair<std::string, std::string>>& kv) {
+  Config c;
+  const OptionCatalog& cat = OptionCatalog::instance();
+  for (const OptionSpec* s : cat.all())
+    if (!s->default_value.empty()) c.values_[s->key] = s->default_value;
+  for (const auto& [k, v] : kv) {
+    cat.validate(k, v);
+    c.values_[k] = v;
+    c.explicit_.insert(k);
+  }
+  return c;
+}
+
+Config Config::with(const std::vector<std::pair<std::string, std::string>>& kv) const {
+  Config c = *this;
+  const OptionCatalog& cat = OptionCatalog::instance();
+  for (const auto& [k, v] : kv) {
+    cat.validate(k, v);
+    c.values_[k] = v;
+    c.explicit_.insert(k);
+  }
+  return c;
+}
+
+bool Config::has(const std::string& key) const { return values_.count(key) != 0; }
+bool Config::was_set(const std::string& key) const { return explicit_.count(key) != 0; }
+
+const std::string& Config::raw(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) {
+    if (!OptionCatalog::instance().find(key)) throw std::logic_error("liebench reads undeclared key '" + key + "'");
+    throw UsageError("key '" + key + "' is required but not set; add `" + key + " = ...` to the experiment file");
+  }
+  return it->second;
+}
+
+std::string Config::get_string(const std::string& key) const { return trim(raw(key)); }
+std::string Config::get_string(const std::string& key, const std::string& fallback) const {
+  return has(key) ? get_string(key) : fallback;
+}
+double Config::get_double(const std::string& key) const { return parse_double(key, raw(key)); }
+double Config::get_double(const std::string& key, double fallback) const { return has(key) ? get_double(key) : fallback; }
+double Config::get_positive(const std::string& key) const {
+  const double v = get_double(key);
+  if (v <= 0.0) throw UsageError("key '" + key + "' has value '" + raw(key) + "'; must be > 0");
+  return v;
+}
+double Config::get_nonnegative(const std::string& key) const {
+  const double v = get_double(key);
+  if (v < 0.0) throw UsageError("key '" + key + "' has value '" + raw(key) + "'; must be >= 0");
+  return v;
+}
+long Config::get_int(const std::string& key) const { return parse_int(key, raw(key)); }
+long Config::get_int(const std::string& key, long fallback) const { return has(key) ? get_int(key) : fallback; }
+long Config::get_int_at_least(const std::string& key, long min) const {
+  const long v = get_int(key);
+  if (v < min) throw UsageError("key '" + key + "' has value '" + raw(key) + "'; must be >= " + std::to_string(min));
+  return v;
+}
+bool Config::get_bool(const std::string& key) const { return parse_bool(key, raw(key)); }
+bool Config::get_bool(const std::string& key, bool fallback) const { return has(key) ? get_bool(key) : fallback; }
+std::vector<std::string> Config::get_list(const std::string& key) const { return split_list(raw(key)); }
+std::vector<double> Config::get_double_list(const std::string& key) const {
+  std::vector<double> out;
+  for (const auto& s : get_list(key)) out.push_back(parse_double(key, s));
+  return out;
+}
+std::vector<long> Config::get_int_list(const std::string& key) const {
+  std::vector<long> out;
+  for (const auto& s : get_list(key)) out.push_back(parse_int(key, s));
+  return out;
+}
+std::string Config::get_choice(const std::string& key, const std::vector<std::string>& allowed) const {
+  const std::string v = get_string(key);
+  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
+    throw UsageError("key '" + key + "' has value '" + v + "'; allowed: " + join(allowed));
+  return v;
+}
+
+std::vector<std::pair<std::string, std::string>> Config::resolved_pairs() const {
+  return {values_.begin(), values_.end()};
+}
+
+std::string Config::resolved_text() const {
+  std::ostringstream os;
+  for (const auto& [k, v] : values_) os << k << " = " << v << "\n";
+  return os.str();
+}
+
+}  // namespace lie

@@ -1,0 +1,233 @@
+#include "methods/rkmk.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace lie {
+
+namespace {
+
+constexpr std::size_t kOmpMin = 4096;  // algebra entries before an OpenMP team is used
+
+const bool kRkmkKeys = declare_options({
+    {"dexpinv", OptionType::String, "exact",
+     "dexpinv in RKMK methods: 'exact' (closed form of each group) or the number q of commutators of the "
+     "Bernoulli series [P] eq. (8)",
+     {}, "method"},
+});
+
+int dexpinv_terms_from(const Config& cfg, int fallback) {
+  const std::string v = cfg.get_string("dexpinv", "exact");
+  if (v == "exact") return fallback;
+  const long q = parse_int("dexpinv", v);
+  if (q < 0 || q > kMaxDexpinvTerms)
+    throw UsageError("key 'dexpinv' has value '" + v + "'; allowed: exact or an integer 0.." +
+                     std::to_string(kMaxDexpinvTerms));
+  return static_cast<int>(q);
+}
+
+}  // namespace
+
+RkmkStepper::RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms)
+    : info_(std::move(info)), table_(std::move(table)), terms_(dexpinv_terms) {
+  table_.validate();
+}
+
+void RkmkStepper::bind(Model& model, par::Context& ctx) {
+  model_ = &model;
+  ctx_ = &ctx;
+  na_ = model.space().alg_size();
+  ns_ = model.space().state_size();
+  k_.assign(static_cast<std::size_t>(table_.stages), std::vector<double>(na_));
+  u_.assign(na_, 0.0);
+  f_.assign(na_, 0.0);
+  sigma_.assign(na_, 0.0);
+  err_.assign(na_, 0.0);
+  f0_.assign(na_, 0.0);
+  pending_f_.assign(na_, 0.0);
+  ystage_.assign(ns_, 0.0);
+  f0_valid_ = false;
+}
+
+void RkmkStepper::combine(const std::vector<double>& w, double h, double* out) const {
+  const int s = static_cast<int>(w.size());
+  const std::size_t n = na_;
+  std::memset(out, 0, n * sizeof(double));
+  for (int j = 0; j < s; ++j) {
+    const double c = h * w[static_cast<std::size_t>(j)];
+    if (c == 0.0) continue;
+    const double* kj = k_[static_cast<std::size_t>(j)].data();
+#pragma omp parallel for simd schedule(static) if (n >= kOmpMin)
+    for (std::size_t i = 0; i < n; ++i) out[i] += c * kj[i];
+  }
+}
+
+void RkmkStepper::stages(double t, double h, const double* y) {
+  const Space& sp = model_->space();
+  const int s = table_.stages;
+  // Stage 1: u = 0 and dexpinv_0 = identity, so k_1 = f(y_n). It is known already after an
+  // accepted FSAL step or a rejected trial step from the same y_n.
+  if (f0_valid_) {
+    std::copy(f0_.begin(), f0_.end(), k_[0].begin());
+  } else {
+    model_->vector_field(t, y, k_[0].data());
+    ++counters_.rhs;
+    std::copy(k_[0].begin(), k_[0].end(), f0_.begin());
+    f0_valid_ = true;
+  }
+  std::vector<double> row;
+  for (int i = 1; i < s; ++i) {
+    row.assign(static_cast<std::size_t>(i), 0.0);
+    for (int j = 0; j < i; ++j) row[static_cast<std::size_t>(j)] = table_.a(i, j);
+    combine(row, h, u_.data());
+    sp.exp_act(u_.data(), y, ystage_.data());
+    ++counters_.exp;
+    model_->vector_field(t + table_.c[static_cast<std::size_t>(i)] * h, ystage_.data(), f_.data());
+    ++counters_.rhs;
+    sp.dexpinv(u_.data(), f_.data(), k_[static_cast<std::size_t>(i)].data(), terms_);
+    ++counters_.dexpinv;
+    if (terms_ > 0) counters_.brackets += static_cast<std::uint64_t>(terms_);
+  }
+  // For FSAL tables the last stage has u_s = sigma: ystage_ = y_{n+1} and f_ = f(y_{n+1}).
+}
+
+void RkmkStepper::step(double t, double h, double* y) {
+  stages(t, h, y);
+  if (table_.fsal()) {
+    std::copy(ystage_.begin(), ystage_.end(), y);
+    std::copy(f_.begin(), f_.end(), f0_.begin());  // k_1 of the next step
+    f0_valid_ = true;
+  } else {
+    combine(table_.b, h, sigma_.data());
+    model_->space().exp_act(sigma_.data(), y, y);
+    ++counters_.exp;
+    f0_valid_ = false;
+  }
+  ++counters_.steps;
+}
+
+double RkmkStepper::try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm) {
+  if (!table_.has_embedded()) return Stepper::try_step(t, h, y, y_new, norm);
+  stages(t, h, y);
+  if (table_.fsal()) {
+    std::copy(ystage_.begin(), ystage_.end(), y_new);
+    std::copy(u_.begin(), u_.end(), sigma_.begin());
+    std::copy(f_.begin(), f_.end(), pending_f_.begin());
+  } else {
+    combine(table_.b, h, sigma_.data());
+    model_->space().exp_act(sigma_.data(), y, y_new);
+    ++counters_.exp;
+  }
+  std::vector<double> db(static_cast<std::size_t>(table_.stages));
+  for (std::size_t j = 0; j < db.size(); ++j) db[j] = table_.b[j] - table_.bhat[j];
+  combine(db, h, err_.data());
+  // f0_ still holds f(y): a rejected step restarts from the same y without re-evaluating.
+  return norm(err_.data(), sigma_.data(), na_, *ctx_);
+}
+
+void RkmkStepper::accept() {
+  if (table_.fsal()) {
+    std::swap(f0_, pending_f_);
+    f0_valid_ = true;
+  } else {
+    f0_valid_ = false;
+  }
+  ++counters_.steps;
+}
+
+// ---------------------------------------------------------------- Casas-Owren
+void CasasOwrenStepper::bind(Model& model, par::Context&) {
+  model_ = &model;
+  const std::size_t na = model.space().alg_size();
+  for (auto* v : {&f1_, &f2_, &f3_, &f4_, &u_, &br_}) v->assign(na, 0.0);
+  ys_.assign(model.space().state_size(), 0.0);
+}
+
+void CasasOwrenStepper::step(double t, double h, double* y) {
+  const Space& sp = model_->space();
+  const std::size_t na = u_.size();
+  auto eval = [&](double tt, const double* state, std::vector<double>& out) {
+    model_->vector_field(tt, state, out.data());
+    for (double& v : out) v *= h;
+    ++counters_.rhs;
+  };
+  eval(t, y, f1_);
+  for (std::size_t i = 0; i < na; ++i) u_[i] = 0.5 * f1_[i];
+  sp.exp_act(u_.data(), y, ys_.data());
+  eval(t + 0.5 * h, ys_.data(), f2_);
+  sp.bracket(f1_.data(), f2_.data(), br_.data());
+  for (std::size_t i = 0; i < na; ++i) u_[i] = 0.5 * f2_[i] - 0.125 * br_[i];
+  sp.exp_act(u_.data(), y, ys_.data());
+  eval(t + 0.5 * h, ys_.data(), f3_);
+  sp.exp_act(f3_.data(), y, ys_.data());
+  eval(t + h, ys_.data(), f4_);
+  sp.bracket(f1_.data(), f4_.data(), br_.data());
+  for (std::size_t i = 0; i < na; ++i)
+    u_[i] = (f1_[i] + 2.0 * f2_[i] + 2.0 * f3_[i] + f4_[i] - 0.5 * br_[i]) / 6.0;
+  sp.exp_act(u_.data(), y, y);
+  counters_.exp += 4;
+  counters_.brackets += 2;
+  ++counters_.steps;
+}
+
+// ---------------------------------------------------------------- registration
+namespace {
+
+MethodInfo rkmk_info(const std::string& name, const ButcherTable& t, int order, int emb, const std::string& desc,
+                     const std::string& source) {
+  MethodInfo m;
+  m.name = name;
+  m.family = "rkmk";
+  m.order = order;
+  m.embedded_order = emb;
+  m.stages = t.fsal() ? t.stages - 1 : t.stages;
+  m.exps_per_step = t.fsal() ? t.stages - 1 : t.stages;  // stage actions + final action
+  m.description = desc;
+  m.source = source;
+  return m;
+}
+
+MethodEntry rkmk_entry(const std::string& name, const std::string& table, int default_terms, bool embedded,
+                       const std::string& desc, const std::string& source) {
+  const ButcherTable& t = butcher_table(table);
+  ButcherTable used = t;
+  if (!embedded) {
+    used.bhat.clear();
+    used.embedded_order = 0;
+  }
+  MethodInfo info = rkmk_info(name, used, t.order, embedded ? t.embedded_order : 0, desc, source);
+  return {name, info, [info, used, default_terms](const Config& cfg) {
+            const int q = dexpinv_terms_from(cfg, default_terms);
+            return std::make_unique<RkmkStepper>(info, used, q);
+          }};
+}
+
+}  // namespace
+
+LIEBENCH_REGISTER(MethodEntry, rkmk_entry("lie_euler", "euler", kExactDexpinv, false,
+                                          "Lie-Euler: y_{n+1} = exp(h f(y_n)) y_n", "[P] 2.2"))
+LIEBENCH_REGISTER(MethodEntry, rkmk_entry("lie_euler_heun", "heun2", kExactDexpinv, false,
+                                          "RKMK with Heun's 2nd-order tableau", "[P] 5.3"))
+LIEBENCH_REGISTER(MethodEntry, rkmk_entry("rkmk3", "kutta3", kExactDexpinv, false,
+                                          "RKMK with Kutta's 3rd-order tableau", "[P] 5.3, [K] 3.2"))
+LIEBENCH_REGISTER(MethodEntry, rkmk_entry("rkmk4", "rk4", kExactDexpinv, false,
+                                          "RKMK with the classical RK4 tableau, exact dexpinv", "[P] 2.2-2.3, [K] 3.1"))
+LIEBENCH_REGISTER(MethodEntry, rkmk_entry("rkmk4_trunc", "rk4", 2, false,
+                                          "RKMK4 with dexpinv truncated after q = 2 commutators (key dexpinv)",
+                                          "[P] eq. (8), [K] 2.7"))
+LIEBENCH_REGISTER(MethodEntry, rkmk_entry("rkmk5", "dopri5", kExactDexpinv, false,
+                                          "RKMK with the 5th-order Dormand-Prince weights, constant step",
+                                          "[P] 5.3 (Figs 8-11)"))
+LIEBENCH_REGISTER(MethodEntry, rkmk_entry("rkmk54", "dopri5", kExactDexpinv, true,
+                                          "RKMK(5,4) from Dormand-Prince, error ||sigma - sigma~|| in the algebra",
+                                          "[P] 4.1, 5.3"))
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"rkmk4_co",
+                                           MethodInfo{"rkmk4_co", "rkmk", 4, 0, 4, 5, true, true,
+                                                      "RKMK4 with two commutators (Casas & Owren 2003)",
+                                                      "[P] 2.2 (explicit formula)", ""},
+                                           [](const Config&) {
+                                             return std::make_unique<CasasOwrenStepper>(
+                                                 MethodRegistry::instance().find("rkmk4_co")->info);
+                                           }})
+
+}  // namespace lie

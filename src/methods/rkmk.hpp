@@ -1,0 +1,66 @@
+#pragma once
+// Runge-Kutta-Munthe-Kaas methods ([P] 2.2, [K] 2.4): an explicit Runge-Kutta method
+// applied to the dexpinv equation  sigma' = dexpinv_sigma(f(exp(sigma) . y_n)),  sigma(0) = 0
+// ([P] eq. (6)), followed by y_{n+1} = exp(sigma_1) . y_n.
+//
+//   k_1 = f(y_n)
+//   u_i = h sum_j a_ij k_j,   k_i = dexpinv_{u_i}( f(exp(u_i) . y_n) )
+//   sigma = h sum_i b_i k_i,  y_{n+1} = exp(sigma) . y_n
+//   embedded: e = sigma - sigma~ = h sum_i (b_i - bhat_i) k_i   ([P] 4.1)
+//
+// dexpinv is the exact closed form of each factor (default) or the Bernoulli series with q
+// commutators; q >= p - 2 keeps order p ([P] 2.2, [K] 2.7).
+#include <vector>
+
+#include "methods/butcher.hpp"
+#include "methods/stepper.hpp"
+
+namespace lie {
+
+class RkmkStepper final : public Stepper {
+ public:
+  RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms);
+  const MethodInfo& info() const override { return info_; }
+  void bind(Model& model, par::Context& ctx) override;
+  void step(double t, double h, double* y) override;
+  double try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm) override;
+  void accept() override;
+  void invalidate() override { f0_valid_ = false; }
+  const ButcherTable& table() const { return table_; }
+
+ private:
+  // Computes all stages from (t, y); fills k_ (stage derivatives) and, for FSAL tables, the
+  // last stage state y_last_ (= exp(sigma) . y when a_sj = b_j).
+  void stages(double t, double h, const double* y);
+  void combine(const std::vector<double>& w, double h, double* out) const;  // out = h sum w_i k_i
+
+  MethodInfo info_;
+  ButcherTable table_;
+  int terms_;
+  Model* model_ = nullptr;
+  par::Context* ctx_ = nullptr;
+  std::size_t na_ = 0, ns_ = 0;
+  std::vector<std::vector<double>> k_;
+  std::vector<double> u_, f_, ystage_, sigma_, err_;
+  std::vector<double> f0_;         // f(y) of the current y (valid if f0_valid_)
+  std::vector<double> pending_f_;  // f(y_new) of the last trial step (FSAL)
+  bool f0_valid_ = false;
+};
+
+/// The RKMK4 method of Casas & Owren with two commutators, [P] 2.2 (explicit formula):
+///   f1 = h f(y_n), f2 = h f(exp(f1/2) y_n), f3 = h f(exp(f2/2 - [f1, f2]/8) y_n),
+///   f4 = h f(exp(f3) y_n), y_{n+1} = exp((f1 + 2 f2 + 2 f3 + f4 - [f1, f4]/2)/6) y_n.
+class CasasOwrenStepper final : public Stepper {
+ public:
+  explicit CasasOwrenStepper(MethodInfo info) : info_(std::move(info)) {}
+  const MethodInfo& info() const override { return info_; }
+  void bind(Model& model, par::Context& ctx) override;
+  void step(double t, double h, double* y) override;
+
+ private:
+  MethodInfo info_;
+  Model* model_ = nullptr;
+  std::vector<double> f1_, f2_, f3_, f4_, u_, br_, ys_;
+};
+
+}  // namespace lie

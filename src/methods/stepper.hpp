@@ -1,0 +1,102 @@
+#pragma once
+// Steppers (one step of a method) and the method registry.
+//
+// Kinds, as in Boost.Odeint: every Stepper does fixed steps; an embedded pair also returns a
+// local error estimate from try_step(), which the step-size controller (controller.hpp)
+// turns into accept/reject decisions. Steppers see a Model only through f, the action,
+// dexpinv and the flat state arrays.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/registry.hpp"
+#include "io/config.hpp"
+#include "models/model.hpp"
+#include "parallel/context.hpp"
+
+namespace lie {
+
+/// Cost counters of a run (work-precision diagrams need these as much as wall time).
+struct StepCounters {
+  std::uint64_t steps = 0;      // accepted steps
+  std::uint64_t rejected = 0;   // rejected trial steps (adaptive runs)
+  std::uint64_t rhs = 0;        // evaluations of f
+  std::uint64_t exp = 0;        // exponentials/actions of the product group
+  std::uint64_t dexpinv = 0;    // dexpinv evaluations
+  std::uint64_t brackets = 0;   // explicit commutators (truncated dexpinv, Casas-Owren)
+  std::uint64_t iterations = 0; // nonlinear iterations (implicit methods)
+};
+
+/// Weighted error norm for step-size control. The raw error vector e (algebra element for
+/// RKMK pairs, ambient state difference for CF and classical pairs) is scaled component-wise
+/// by atol + rtol |ref_i| and reduced with the chosen norm over all ranks:
+///   max: max_i |e_i|/sc_i      rms: sqrt(mean (e_i/sc_i)^2)      l2: sqrt(sum (e_i/sc_i)^2)
+/// A step is accepted when the result is <= 1. With atol = tol, rtol = 0 and norm = l2 this
+/// is e_{n+1} = ||sigma - sigma~|| < tol of [P] 4.1.
+struct ErrorNorm {
+  enum class Kind { Max, Rms, L2 };
+  Kind kind = Kind::Rms;
+  double atol = 1e-6;
+  double rtol = 0.0;
+  /// Collective. Returns +inf if any entry is not finite.
+  double operator()(const double* e, const double* ref, std::size_t n, const par::Context& ctx) const;
+  std::string describe() const;
+};
+
+struct MethodInfo {
+  std::string name;         // registry key, e.g. "rkmk4"
+  std::string family;       // rkmk | cf | classical | slgi | lgvi
+  int order = 0;
+  int embedded_order = 0;   // 0: no embedded estimator
+  int stages = 0;           // vector-field evaluations per step (excluding FSAL reuse)
+  int exps_per_step = 0;    // exponentials per step (product-group actions)
+  bool is_explicit = true;
+  bool lie_group = true;    // false: classical method on the embedding space
+  std::string description;
+  std::string source;       // citation, e.g. "[P] eq. (9)"
+  std::string needs;        // "" (any model) | "cotangent_hamiltonian" | "sphere_lagrangian"
+};
+
+class Stepper {
+ public:
+  virtual ~Stepper() = default;
+  virtual const MethodInfo& info() const = 0;
+  /// Binds to a model and allocates work arrays. Must be called before stepping.
+  virtual void bind(Model& model, par::Context& ctx) = 0;
+  /// One step of size h from (t, y); y is overwritten with y(t + h).
+  virtual void step(double t, double h, double* y) = 0;
+  /// Embedded pairs: one trial step from (t, y) into y_new (y unchanged); returns the scaled
+  /// error estimate (accept if <= 1). Collective.
+  virtual double try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm);
+  /// Protocol of adaptive drivers: after try_step(), on acceptance copy y_new into y and call
+  /// accept() (counts the step, keeps FSAL data); on rejection call nothing and retry from the
+  /// same y with a smaller h.
+  virtual void accept() { ++counters_.steps; }
+  /// The state was modified outside step()/try_step()/accept() (drops cached stage values,
+  /// e.g. FSAL). Fixed-step callers that only call step() never need it.
+  virtual void invalidate() {}
+  /// Observables may change meaning after step (e.g. variational methods carry momenta).
+  const StepCounters& counters() const { return counters_; }
+  void reset_counters() { counters_ = {}; }
+
+ protected:
+  StepCounters counters_;
+};
+
+using StepperFactory = std::function<std::unique_ptr<Stepper>(const Config&)>;
+
+struct MethodEntry {
+  std::string name;
+  MethodInfo info;
+  StepperFactory create;
+};
+using MethodRegistry = Registry<MethodEntry>;
+
+/// Creates the stepper for method `name`, reading its parameters (dexpinv terms, projection,
+/// theta, iteration tolerances, user tableau) from cfg. Checks that `model` provides what the
+/// method needs and throws a UsageError naming both otherwise.
+std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg, const Model& model);
+
+}  // namespace lie

@@ -1,0 +1,18 @@
+#include "studies/study.hpp"
+
+namespace lie {
+
+namespace {
+const bool kStudyKeys = declare_options({
+    {"study", OptionType::String, "simulate", "study kind (`liebench list studies`)", {}, "run"},
+});
+}  // namespace
+
+void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
+  const std::string kind = cfg.get_string("study");
+  const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
+  if (e.check) e.check(cfg, ctx);
+  e.run(cfg, ctx, req);
+}
+
+}  // namespace lie

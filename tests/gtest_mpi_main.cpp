@@ -1,0 +1,30 @@
+// GoogleTest main for liebench: initialises MPI (funneled), keeps output of ranks != 0
+// quiet, and returns the MPI_MAX over ranks of RUN_ALL_TESTS() so that a failure on any
+// rank fails the test.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (rank != 0) {
+    // Keep failures visible (they are printed by the failing rank), silence the rest.
+    ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    bool listing = false;
+    for (int i = 1; i < argc; ++i)
+      if (std::strstr(argv[i], "gtest_list_tests")) listing = true;
+    if (listing) std::freopen("/dev/null", "w", stdout);
+  }
+  int result = RUN_ALL_TESTS();
+  int global = 0;
+  MPI_Allreduce(&result, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return global;
+}
