@@ -1,0 +1,513 @@
+#include "models/nfold_pendulum.hpp"
+
+#include <omp.h>
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "groups/so3.hpp"
+#include "parallel/exact_sum.hpp"
+
+namespace lie {
+
+namespace {
+
+const bool kKeys = declare_options({
+    {"nfold_pendulum.N", OptionType::PositiveInt, "2", "number of links N", {}, "nfold_pendulum"},
+    {"nfold_pendulum.mass", OptionType::PositiveRealList, "1",
+     "bob masses m_i: one value for every link, or a list of N values", {}, "nfold_pendulum"},
+    {"nfold_pendulum.length", OptionType::PositiveRealList, "1",
+     "link lengths L_i: one value for every link, or a list of N values", {}, "nfold_pendulum"},
+    {"nfold_pendulum.total_length", OptionType::PositiveReal, "",
+     "if set, every link has length total_length/N ([P] 5.3 uses 5/N); excludes nfold_pendulum.length", {},
+     "nfold_pendulum"},
+    {"nfold_pendulum.gravity", OptionType::NonNegativeReal, "9.81", "gravitational acceleration g (along -e3)", {},
+     "nfold_pendulum"},
+    {"nfold_pendulum.initial", OptionType::Choice, "paper",
+     "initial state: paper = every (q_i, w_i) = (sqrt2/2, 0, sqrt2/2, 0, 1, 0) [P] 5.3 (planar motion); random = "
+     "seeded, uniformly distributed q_i, Gaussian tangent w_i (genuinely 3-D)",
+     {"paper", "random"}, "nfold_pendulum"},
+    {"nfold_pendulum.seed", OptionType::NonNegativeInt, "1", "seed of the random initial state", {}, "nfold_pendulum"},
+    {"nfold_pendulum.blocks", OptionType::NonNegativeInt, "0",
+     "virtual blocks of the chain (0: min(256, ceil(N/16))); fixes the arithmetic, so results are bitwise "
+     "identical for every ranks x threads layout with ranks <= blocks; at most N/2",
+     {}, "nfold_pendulum"},
+    {"nfold_pendulum.solver", OptionType::Choice, "tridiagonal",
+     "angular accelerations: tridiagonal = O(N) tension solve (distributed); dense = Cholesky of the 3N x 3N "
+     "R(q) of [P] 5.2 (O(N^3), one rank, N <= 2000; for checks and timing ratios)",
+     {"tridiagonal", "dense"}, "nfold_pendulum"},
+});
+
+using CMap3 = Eigen::Map<const Vec3>;
+
+inline double dot3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+inline void cross3(const double* a, const double* b, double* out) {
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+// Counter-based random numbers (splitmix64): the value for (seed, link, k) does not depend on
+// which rank generates it.
+inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+inline double uniform01(std::uint64_t seed, std::uint64_t link, std::uint64_t k) {
+  const std::uint64_t h = splitmix64(splitmix64(seed * 0x2545f4914f6cdd1dull + link) ^ (k * 0x9e3779b97f4a7c15ull));
+  return (static_cast<double>(h >> 11) + 0.5) * 0x1.0p-53;  // in (0, 1)
+}
+inline void gaussian3(std::uint64_t seed, std::uint64_t link, std::uint64_t k0, double* out) {
+  // Box-Muller from four uniforms; the fourth normal is discarded.
+  const double pi2 = 6.283185307179586;
+  const double r1 = std::sqrt(-2.0 * std::log(uniform01(seed, link, k0)));
+  const double a1 = pi2 * uniform01(seed, link, k0 + 1);
+  const double r2 = std::sqrt(-2.0 * std::log(uniform01(seed, link, k0 + 2)));
+  const double a2 = pi2 * uniform01(seed, link, k0 + 3);
+  out[0] = r1 * std::cos(a1);
+  out[1] = r1 * std::sin(a1);
+  out[2] = r2 * std::cos(a2);
+}
+
+constexpr std::size_t kThreadedLinks = 2048;  // local links before loops use an OpenMP team
+
+}  // namespace
+
+std::size_t NFoldPendulum::default_blocks(std::size_t N) { return std::min<std::size_t>(256, (N + 15) / 16); }
+
+NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_(std::move(params)), ctx_(&ctx) {
+  const std::size_t N = p_.N;
+  const std::string Ns = std::to_string(N);
+  if (N == 0) throw UsageError("key 'nfold_pendulum.N' has value '0'; must be an integer >= 1");
+  auto check_list = [&](const std::vector<double>& v, const char* key) {
+    if (v.size() != 1 && v.size() != N)
+      throw UsageError(std::string("key '") + key + "' has " + std::to_string(v.size()) +
+                       " values; allowed: one value for every link or N = " + Ns + " values");
+    for (double x : v)
+      if (!(x > 0.0) || !std::isfinite(x))
+        throw UsageError(std::string("key '") + key + "' has value '" + std::to_string(x) + "'; must be > 0");
+  };
+  check_list(p_.mass, "nfold_pendulum.mass");
+  check_list(p_.length, "nfold_pendulum.length");
+  if (!(p_.gravity >= 0.0) || !std::isfinite(p_.gravity))
+    throw UsageError("key 'nfold_pendulum.gravity' has value '" + std::to_string(p_.gravity) + "'; must be >= 0");
+  for (auto [per, src] : {std::pair<PerLink*, const std::vector<double>*>{&mass_, &p_.mass}, {&length_, &p_.length}}) {
+    per->values = *src;
+    per->inverses.resize(src->size());
+    for (std::size_t i = 0; i < src->size(); ++i) per->inverses[i] = 1.0 / (*src)[i];
+  }
+  if (p_.mass.size() == N && N > 1) {
+    suffix_mass_.assign(N, 0.0);
+    double acc = 0.0;
+    for (std::size_t i = N; i-- > 0;) suffix_mass_[i] = acc += p_.mass[i];
+  }
+
+  // Virtual blocks: depend on N and the key only.
+  const std::size_t B = p_.blocks == 0 ? default_blocks(N) : p_.blocks;
+  const std::size_t max_blocks = N == 1 ? 1 : N / 2;
+  if (B > max_blocks)
+    throw UsageError("key 'nfold_pendulum.blocks' has value '" + std::to_string(p_.blocks) + "'; allowed: 0 (automatic, " +
+                     std::to_string(default_blocks(N)) + " for N = " + Ns + ") or 1.." + std::to_string(max_blocks) +
+                     " (at most N/2: every block needs 2 links)");
+  if (static_cast<std::size_t>(ctx.size()) > B)
+    throw UsageError("nfold_pendulum with N = " + Ns + " has " + std::to_string(B) +
+                     " virtual blocks (key 'nfold_pendulum.blocks'), fewer than the " + std::to_string(ctx.size()) +
+                     " MPI ranks; run on at most " + std::to_string(B) + " ranks or raise nfold_pendulum.blocks (<= " +
+                     std::to_string(max_blocks) + ")");
+  if (p_.solver == NFoldPendulumParams::Solver::Dense) {
+    if (ctx.size() > 1)
+      throw UsageError("key 'nfold_pendulum.solver' has value 'dense'; the dense solve runs on one rank only (got " +
+                       std::to_string(ctx.size()) + " ranks); use 'tridiagonal'");
+    if (N > kMaxDenseN)
+      throw UsageError("key 'nfold_pendulum.solver' has value 'dense' with N = " + Ns +
+                       "; the O(N^3) dense solve is allowed for N <= " + std::to_string(kMaxDenseN) +
+                       " only; use 'tridiagonal'");
+  }
+  layout_ = par::BlockLayout(N, B, ctx.size(), ctx.rank());
+  solver_ = par::PartitionedTridiagonal(layout_);
+  space_.add(FactorKind::SE3OnTS2, layout_.local_size(), "links");
+  tau_.assign(layout_.local_size(), 0.0);
+  h_.assign(3 * layout_.local_size(), 0.0);
+  threaded_ = layout_.local_size() >= kThreadedLinks;
+}
+
+std::unique_ptr<Model> NFoldPendulum::create(const Config& cfg, par::Context& ctx) {
+  NFoldPendulumParams p;
+  p.N = static_cast<std::size_t>(cfg.get_int_at_least("nfold_pendulum.N", 1));
+  p.mass = cfg.get_double_list("nfold_pendulum.mass");
+  if (cfg.has("nfold_pendulum.total_length")) {
+    if (cfg.was_set("nfold_pendulum.length"))
+      throw UsageError("keys 'nfold_pendulum.length' and 'nfold_pendulum.total_length' are both set; set one of them");
+    p.length = {cfg.get_positive("nfold_pendulum.total_length") / static_cast<double>(p.N)};
+  } else {
+    p.length = cfg.get_double_list("nfold_pendulum.length");
+  }
+  p.gravity = cfg.get_nonnegative("nfold_pendulum.gravity");
+  p.initial = cfg.get_choice("nfold_pendulum.initial", {"paper", "random"}) == "paper"
+                  ? NFoldPendulumParams::Initial::Paper
+                  : NFoldPendulumParams::Initial::Random;
+  p.seed = static_cast<std::uint64_t>(cfg.get_int_at_least("nfold_pendulum.seed", 0));
+  p.blocks = static_cast<std::size_t>(cfg.get_int_at_least("nfold_pendulum.blocks", 0));
+  p.solver = cfg.get_choice("nfold_pendulum.solver", {"tridiagonal", "dense"}) == "dense"
+                 ? NFoldPendulumParams::Solver::Dense
+                 : NFoldPendulumParams::Solver::Tridiagonal;
+  return std::make_unique<NFoldPendulum>(std::move(p), ctx);
+}
+
+double NFoldPendulum::suffix_mass(std::size_t i) const {
+  if (!suffix_mass_.empty()) return suffix_mass_[i];
+  return mass_.at(i) * static_cast<double>(p_.N - i);
+}
+
+void NFoldPendulum::require_single_rank(const char* what) const {
+  if (layout_.local_size() != p_.N)
+    throw UsageError(std::string(what) + " of nfold_pendulum needs all links on one rank (got " +
+                     std::to_string(ctx_->size()) + " ranks)");
+}
+
+// ---------------------------------------------------------------- initial state
+void NFoldPendulum::initial_state(double* y) const {
+  const std::size_t n = layout_.local_size(), off = layout_.local_items().begin;
+  if (p_.initial == NFoldPendulumParams::Initial::Paper) {
+    const double s = std::sqrt(2.0) / 2.0;  // [P] 5.3
+    for (std::size_t li = 0; li < n; ++li) {
+      double* c = y + 6 * li;
+      c[0] = s, c[1] = 0.0, c[2] = s, c[3] = 0.0, c[4] = 1.0, c[5] = 0.0;
+    }
+    return;
+  }
+#pragma omp parallel for schedule(static) if (threaded_)
+  for (std::size_t li = 0; li < n; ++li) {
+    const std::uint64_t link = off + li;
+    double* q = y + 6 * li;
+    double* w = q + 3;
+    gaussian3(p_.seed, link, 0, q);
+    const double nq = std::sqrt(dot3(q, q));
+    for (int k = 0; k < 3; ++k) q[k] /= nq;
+    gaussian3(p_.seed, link, 4, w);
+    const double qw = dot3(q, w);
+    for (int k = 0; k < 3; ++k) w[k] -= qw * q[k];
+  }
+}
+
+// ---------------------------------------------------------------- O(N) vector field
+void NFoldPendulum::exchange_halo(const double* y) {
+  const int P = ctx_->size(), r = ctx_->rank();
+  if (P == 1) return;
+  const std::size_t n = layout_.local_size();
+  const int prev = r > 0 ? r - 1 : MPI_PROC_NULL, next = r + 1 < P ? r + 1 : MPI_PROC_NULL;
+  par::ScopedTimer timer(ctx_->timers(), "comm");
+  // first q -> previous rank (its halo_next), last q -> next rank (its halo_prev)
+  MPI_Sendrecv(y, 3, MPI_DOUBLE, prev, 101, halo_next_, 3, MPI_DOUBLE, next, 101, ctx_->comm(), MPI_STATUS_IGNORE);
+  MPI_Sendrecv(y + 6 * (n - 1), 3, MPI_DOUBLE, next, 102, halo_prev_, 3, MPI_DOUBLE, prev, 102, ctx_->comm(),
+               MPI_STATUS_IGNORE);
+}
+
+const double* NFoldPendulum::q_at(const double* y, long li) const {
+  if (li < 0) return halo_prev_;
+  if (static_cast<std::size_t>(li) >= layout_.local_size()) return halo_next_;
+  return y + 6 * li;
+}
+
+void NFoldPendulum::angular_accelerations(const double* y, double* h) {
+  const std::size_t N = p_.N, n = layout_.local_size(), off = layout_.local_items().begin;
+  const double g = p_.gravity;
+  exchange_halo(y);
+
+  // K tau = r, one row per link (global i = off + li).
+  auto row = [&](std::size_t li) {
+    const std::size_t i = off + li;
+    const double* q = y + 6 * li;
+    const double* w = q + 3;
+    par::TridiagonalRow R;
+    const double im = mass_.inv(i);
+    if (i > 0) {
+      const double imp = mass_.inv(i - 1);
+      R.lower = -dot3(q_at(y, static_cast<long>(li) - 1), q) * imp;
+      R.diag = imp + im;
+    } else {
+      R.diag = im;
+    }
+    if (i + 1 < N) R.upper = -dot3(q, q_at(y, static_cast<long>(li) + 1)) * im;
+    double wxq[3];
+    cross3(w, q, wxq);
+    R.rhs = length_.at(i) * dot3(wxq, wxq);
+    if (i == 0) R.rhs -= g * q[2];
+    return R;
+  };
+  solver_.solve(*ctx_, row, tau_.data());
+  const double tau_before = solver_.before(), tau_after = solver_.after();
+
+#pragma omp parallel for schedule(static) if (threaded_)
+  for (std::size_t li = 0; li < n; ++li) {
+    const std::size_t i = off + li;
+    const double* q = y + 6 * li;
+    double F[3] = {0.0, 0.0, 0.0}, c[3];
+    if (i + 1 < N) {
+      const double tn = li + 1 < n ? tau_[li + 1] : tau_after;
+      const double a = tn * mass_.inv(i);
+      cross3(q, q_at(y, static_cast<long>(li) + 1), c);
+      for (int k = 0; k < 3; ++k) F[k] += a * c[k];
+    }
+    if (i > 0) {
+      const double tp = li > 0 ? tau_[li - 1] : tau_before;
+      const double a = tp * mass_.inv(i - 1);
+      cross3(q_at(y, static_cast<long>(li) - 1), q, c);
+      for (int k = 0; k < 3; ++k) F[k] -= a * c[k];
+    } else {
+      // -g q_1 x e3 = -g (q_y, -q_x, 0)
+      F[0] -= g * q[1];
+      F[1] += g * q[0];
+    }
+    const double il = length_.inv(i);
+    for (int k = 0; k < 3; ++k) h[3 * li + k] = F[k] * il;
+  }
+}
+
+void NFoldPendulum::algebra_from_accelerations(const double* y, const double* h, double* xi) const {
+  const std::size_t n = layout_.local_size();
+#pragma omp parallel for schedule(static) if (threaded_)
+  for (std::size_t li = 0; li < n; ++li) {
+    const double* q = y + 6 * li;
+    double* x = xi + 6 * li;
+    x[0] = q[3], x[1] = q[4], x[2] = q[5];  // u_i = w_i
+    cross3(q, h + 3 * li, x + 3);           // v_i = q_i x h_i   ([P] 5.2)
+  }
+}
+
+void NFoldPendulum::vector_field(double, const double* y, double* xi) {
+  ++n_rhs_;
+  par::ScopedTimer timer(ctx_->timers(), "rhs");
+  if (p_.solver == NFoldPendulumParams::Solver::Dense)
+    angular_accelerations_dense(y, h_.data());
+  else
+    angular_accelerations(y, h_.data());
+  algebra_from_accelerations(y, h_.data(), xi);
+}
+
+// ---------------------------------------------------------------- dense reference [P] 5.2
+Eigen::MatrixXd NFoldPendulum::dense_matrix(const double* y) const {
+  require_single_rank("the dense matrix R(q)");
+  const std::size_t N = p_.N;
+  const Eigen::Index n3 = static_cast<Eigen::Index>(3 * N);
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(n3, n3);
+  std::vector<Mat3> hats(N);
+  for (std::size_t i = 0; i < N; ++i) hats[i] = so3::hat(CMap3(y + 6 * i));
+  for (std::size_t i = 0; i < N; ++i) {
+    const Eigen::Index bi = static_cast<Eigen::Index>(3 * i);
+    R.block<3, 3>(bi, bi) = inertia(i, i) * Mat3::Identity();  // R_ii = (sum_{j>=i} m_j) L_i^2 I3
+    for (std::size_t j = i + 1; j < N; ++j) {
+      const Eigen::Index bj = static_cast<Eigen::Index>(3 * j);
+      const Mat3 Rij = inertia(i, j) * (hats[i].transpose() * hats[j]);  // M_ij q^_i^T q^_j, i < j
+      R.block<3, 3>(bi, bj) = Rij;
+      R.block<3, 3>(bj, bi) = Rij.transpose();  // R_ji = R_ij^T
+    }
+  }
+  return R;
+}
+
+Eigen::VectorXd NFoldPendulum::dense_rhs(const double* y) const {
+  require_single_rank("the dense right-hand side b");
+  const std::size_t N = p_.N;
+  Eigen::VectorXd b = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(3 * N));
+  const Vec3 e3(0.0, 0.0, 1.0);
+  for (std::size_t i = 0; i < N; ++i) {
+    const Vec3 qi = CMap3(y + 6 * i);
+    Vec3 bi = -(suffix_mass(i) * p_.gravity * length_.at(i)) * qi.cross(e3);
+    for (std::size_t j = 0; j < N; ++j) {
+      if (j == i) continue;
+      const Vec3 qj = CMap3(y + 6 * j), wj = CMap3(y + 6 * j + 3);
+      bi += (inertia(i, j) * wj.squaredNorm()) * qi.cross(qj);  // M_ij |w_j|^2 q^_i q_j
+    }
+    b.segment<3>(static_cast<Eigen::Index>(3 * i)) = bi;
+  }
+  return b;
+}
+
+void NFoldPendulum::angular_accelerations_dense(const double* y, double* h) const {
+  const Eigen::MatrixXd R = dense_matrix(y);
+  const Eigen::VectorXd b = dense_rhs(y);
+  Eigen::LLT<Eigen::MatrixXd> llt(R);
+  if (llt.info() != Eigen::Success) throw NumericalError("nfold_pendulum: R(q) is not positive definite");
+  Eigen::Map<Eigen::VectorXd>(h, static_cast<Eigen::Index>(3 * p_.N)) = llt.solve(b);
+}
+
+// ---------------------------------------------------------------- SphereLagrangian
+double NFoldPendulum::inertia(std::size_t i, std::size_t j) const {
+  return suffix_mass(std::max(i, j)) * length_.at(i) * length_.at(j);
+}
+
+double NFoldPendulum::potential(const double* q) const {
+  double V = 0.0;
+  for (std::size_t i = 0; i < p_.N; ++i) V += suffix_mass(i) * p_.gravity * length_.at(i) * q[3 * i + 2];
+  return V;
+}
+
+void NFoldPendulum::potential_gradient(const double*, double* dVdq) const {
+  for (std::size_t i = 0; i < p_.N; ++i) {
+    dVdq[3 * i] = 0.0;
+    dVdq[3 * i + 1] = 0.0;
+    dVdq[3 * i + 2] = suffix_mass(i) * p_.gravity * length_.at(i);
+  }
+}
+
+// ---------------------------------------------------------------- prefix sums, observables
+namespace {
+
+// Runs fn(thread, li, X, V) for every local link, with X = bob position and V = bob velocity,
+// computed as prefix sums over the virtual blocks: block totals, gathered, added in block
+// order on every rank, then running sums inside each block starting from its offset.
+template <class LengthFn, class Fn>
+void chain_prefix(const par::BlockLayout& L, const par::Context& ctx, const double* y, bool threaded,
+                  const LengthFn& length, Fn&& fn) {
+  const par::Range lb = L.local_blocks();
+  const std::size_t off = L.local_items().begin;
+  const long nb = static_cast<long>(lb.size());
+  std::vector<double> totals(6 * lb.size()), all(6 * L.blocks());
+#pragma omp parallel for schedule(static) if (threaded)
+  for (long k = 0; k < nb; ++k) {
+    const par::Range r = L.block(lb.begin + static_cast<std::size_t>(k));
+    double acc[6] = {0, 0, 0, 0, 0, 0}, wxq[3];
+    for (std::size_t i = r.begin; i < r.end; ++i) {
+      const double* q = y + 6 * (i - off);
+      const double Li = length(i);
+      cross3(q + 3, q, wxq);
+      for (int c = 0; c < 3; ++c) acc[c] += Li * q[c];
+      for (int c = 0; c < 3; ++c) acc[3 + c] += Li * wxq[c];
+    }
+    std::copy_n(acc, 6, &totals[6 * static_cast<std::size_t>(k)]);
+  }
+  L.allgather(ctx, totals.data(), 6, all.data());
+  // Exclusive prefix over blocks, sequential in block order (same on every rank).
+  std::vector<double> offsets(6 * lb.size());
+  double run[6] = {0, 0, 0, 0, 0, 0};
+  for (std::size_t b = 0; b < lb.end; ++b) {
+    if (b >= lb.begin) std::copy_n(run, 6, &offsets[6 * (b - lb.begin)]);
+    for (int c = 0; c < 6; ++c) run[c] += all[6 * b + static_cast<std::size_t>(c)];
+  }
+#pragma omp parallel for schedule(static) if (threaded)
+  for (long k = 0; k < nb; ++k) {
+    const par::Range r = L.block(lb.begin + static_cast<std::size_t>(k));
+    double acc[6], wxq[3];
+    std::copy_n(&offsets[6 * static_cast<std::size_t>(k)], 6, acc);
+    const int t = omp_get_thread_num();
+    for (std::size_t i = r.begin; i < r.end; ++i) {
+      const double* q = y + 6 * (i - off);
+      const double Li = length(i);
+      cross3(q + 3, q, wxq);
+      for (int c = 0; c < 3; ++c) acc[c] += Li * q[c];
+      for (int c = 0; c < 3; ++c) acc[3 + c] += Li * wxq[c];
+      fn(t, i - off, acc, acc + 3);
+    }
+  }
+}
+
+}  // namespace
+
+void NFoldPendulum::prefix_sums(const double* y, double* X, double* V) const {
+  chain_prefix(layout_, *ctx_, y, threaded_, [this](std::size_t i) { return length_.at(i); },
+               [&](int, std::size_t li, const double* x, const double* v) {
+                 if (X) std::copy_n(x, 3, X + 3 * li);
+                 if (V) std::copy_n(v, 3, V + 3 * li);
+               });
+}
+
+std::vector<std::string> NFoldPendulum::observable_names() const {
+  return {"total_energy", "kinetic_energy", "potential_energy", "angular_momentum_z", "unit_norm_error",
+          "tangency_error"};
+}
+
+void NFoldPendulum::observables(double, const double* y, Observables& out) {
+  par::ScopedTimer timer(ctx_->timers(), "reduce");
+  const int nt = threaded_ ? omp_get_max_threads() : 1;
+  const std::size_t off = layout_.local_items().begin;
+  const double g = p_.gravity;
+  // Per thread: exact accumulators (deterministic mode) or plain sums, and the two maxima.
+  std::vector<par::ExactSum> exact(ctx_->deterministic() ? static_cast<std::size_t>(3 * nt) : 0);
+  std::vector<double> plain(static_cast<std::size_t>(3 * nt), 0.0), maxes(static_cast<std::size_t>(2 * nt), 0.0);
+  const bool det = ctx_->deterministic();
+  chain_prefix(layout_, *ctx_, y, threaded_, [this](std::size_t i) { return length_.at(i); },
+               [&](int t, std::size_t li, const double* X, const double* V) {
+                 const std::size_t i = off + li;
+                 const double* q = y + 6 * li;
+                 const double m = mass_.at(i);
+                 const double T = 0.5 * m * dot3(V, V);                        // 1/2 m_i |x_i'|^2
+                 const double U = suffix_mass(i) * g * length_.at(i) * q[2];  // [P] 5.2
+                 const double Lz = m * (X[0] * V[1] - X[1] * V[0]);            // m_i (x_i x x_i')_z
+                 const std::size_t tt = static_cast<std::size_t>(t);
+                 if (det) {
+                   exact[3 * tt].add(T);
+                   exact[3 * tt + 1].add(U);
+                   exact[3 * tt + 2].add(Lz);
+                 } else {
+                   plain[3 * tt] += T;
+                   plain[3 * tt + 1] += U;
+                   plain[3 * tt + 2] += Lz;
+                 }
+                 maxes[2 * tt] = std::max(maxes[2 * tt], std::fabs(1.0 - dot3(q, q)));
+                 maxes[2 * tt + 1] = std::max(maxes[2 * tt + 1], std::fabs(dot3(q, q + 3)));
+               });
+  double sums[3];
+  if (det) {
+    for (int t = 1; t < nt; ++t)
+      for (int c = 0; c < 3; ++c) exact[static_cast<std::size_t>(c)].add(exact[static_cast<std::size_t>(3 * t + c)]);
+    ctx_->allreduce(std::span<par::ExactSum>(exact.data(), 3));
+    for (int c = 0; c < 3; ++c) sums[c] = exact[static_cast<std::size_t>(c)].value();
+  } else {
+    for (int c = 0; c < 3; ++c) {
+      double s = 0.0;
+      for (int t = 0; t < nt; ++t) s += plain[static_cast<std::size_t>(3 * t + c)];
+      sums[c] = ctx_->sum(s);
+    }
+  }
+  double unit = 0.0, tang = 0.0;
+  for (int t = 0; t < nt; ++t) {
+    unit = std::max(unit, maxes[static_cast<std::size_t>(2 * t)]);
+    tang = std::max(tang, maxes[static_cast<std::size_t>(2 * t + 1)]);
+  }
+  out.set("total_energy", sums[0] + sums[1]);
+  out.set("kinetic_energy", sums[0]);
+  out.set("potential_energy", sums[1]);
+  out.set("angular_momentum_z", sums[2]);
+  out.set("unit_norm_error", ctx_->max(unit));
+  out.set("tangency_error", ctx_->max(tang));
+}
+
+ModelCapabilities NFoldPendulum::capabilities() const {
+  ModelCapabilities c;
+  c.sphere_lagrangian = true;
+  return c;
+}
+
+std::vector<TrajectoryField> NFoldPendulum::trajectory_fields() const {
+  return {{"position", 3, "1", "bob positions x_i = sum_{k<=i} L_k q_k (pivot at 0)"},
+          {"velocity", 3, "1", "bob velocities x_i' = sum_{k<=i} L_k w_k x q_k"},
+          {"direction", 3, "1", "link directions q_i in S^2"},
+          {"angular_velocity", 3, "1", "link angular velocities w_i (q_i.w_i = 0)"}};
+}
+
+void NFoldPendulum::trajectory_field(const std::string& name, const double* y, double* out) const {
+  const std::size_t n = layout_.local_size();
+  if (name == "position") {
+    prefix_sums(y, out, nullptr);
+  } else if (name == "velocity") {
+    prefix_sums(y, nullptr, out);
+  } else if (name == "direction" || name == "angular_velocity") {
+    const std::size_t o = name == "direction" ? 0 : 3;
+    for (std::size_t li = 0; li < n; ++li) std::copy_n(y + 6 * li + o, 3, out + 3 * li);
+  } else {
+    throw std::invalid_argument("nfold_pendulum has no trajectory field '" + name + "'");
+  }
+}
+
+LIEBENCH_REGISTER(ModelEntry, ModelEntry{"nfold_pendulum",
+                                         "N-fold spherical pendulum on (TS^2)^N, O(N) right-hand side (tensions), "
+                                         "distributed over virtual blocks",
+                                         "[P] 5, [S], [D]", &NFoldPendulum::create})
+
+}  // namespace lie

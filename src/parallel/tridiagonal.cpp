@@ -1,0 +1,74 @@
+#include "parallel/tridiagonal.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace lie::par {
+
+namespace {
+// Rows per rank before the block loops use an OpenMP team (below, thread start-up costs more
+// than the work). Has no influence on the results.
+constexpr std::size_t kThreadedRows = 2048;
+}  // namespace
+
+PartitionedTridiagonal::PartitionedTridiagonal(const BlockLayout& layout) : layout_(layout) {
+  const std::size_t B = layout_.blocks();
+  for (std::size_t b = 0; b + 1 < B; ++b)
+    if (layout_.block(b).size() < 2)
+      throw std::invalid_argument("partitioned tridiagonal solve: block " + std::to_string(b) + " has " +
+                                  std::to_string(layout_.block(b).size()) +
+                                  " row(s); every block but the last needs 2 (use at most n/2 blocks)");
+  const std::size_t n = layout_.local_size();
+  cp_.assign(n, 0.0);
+  u_.assign(n, 0.0);
+  v_.assign(n, 0.0);
+  local_rec_.assign(layout_.local_blocks().size() * kRec, 0.0);
+  all_rec_.assign(B * kRec, 0.0);
+  sep_.assign(B > 0 ? B - 1 : 0, 0.0);
+  rc_.assign(sep_.size(), 0.0);
+  rr_.assign(sep_.size(), 0.0);
+  threaded_ = n >= kThreadedRows && layout_.local_blocks().size() >= 2;
+}
+
+void PartitionedTridiagonal::reduce(const Context& ctx) {
+  const std::size_t B = layout_.blocks();
+  const Range lb = layout_.local_blocks();
+  before_ = after_ = 0.0;
+  if (B == 1) return;
+  layout_.allgather(ctx, local_rec_.data(), kRec, all_rec_.data());
+  auto rec = [&](std::size_t b) { return &all_rec_[b * kRec]; };
+
+  // Separator j (last row of block j) couples sigma_{j-1}, sigma_j, sigma_{j+1} through the
+  // last interior row of block j and the first interior row of block j+1:
+  //   l_j sigma_{j-1} + d_j sigma_j + u_j sigma_{j+1} = g_j.
+  // Thomas without pivoting, forward then backward, identical on every rank.
+  const std::size_t m = B - 1;
+  double cprev = 0.0, gprev = 0.0;
+  for (std::size_t j = 0; j < m; ++j) {
+    const double* Rj = rec(j);
+    const double* Rn = rec(j + 1);
+    const double d = (Rj[kSepDiag] - (Rj[kSepLower] * Rj[kUpperLast]) * Rj[kVl]) -
+                     (Rj[kSepUpper] * Rn[kLowerFirst]) * Rn[kU0];
+    const double l = j == 0 ? 0.0 : -(Rj[kSepLower] * Rj[kLowerFirst]) * Rj[kUl];
+    const double u = j + 1 == m ? 0.0 : -(Rj[kSepUpper] * Rn[kUpperLast]) * Rn[kV0];
+    const double g = (Rj[kSepRhs] - Rj[kSepLower] * Rj[kYl]) - Rj[kSepUpper] * Rn[kY0];
+    const double inv = 1.0 / (d - l * cprev);
+    cprev = u * inv;
+    gprev = (g - l * gprev) * inv;
+    rc_[j] = cprev;
+    rr_[j] = gprev;
+  }
+  sep_[m - 1] = rr_[m - 1];
+  for (std::size_t j = m - 1; j-- > 0;) sep_[j] = rr_[j] - rc_[j] * sep_[j + 1];
+
+  if (lb.begin > 0) before_ = sep_[lb.begin - 1];
+  if (lb.end < B) {
+    const std::size_t b = lb.end;
+    const double* R = rec(b);
+    const double alpha = R[kLowerFirst] * sep_[b - 1];
+    const double beta = b + 1 == B ? 0.0 : R[kUpperLast] * sep_[b];
+    after_ = combine(R[kY0], R[kU0], R[kV0], alpha, beta);
+  }
+}
+
+}  // namespace lie::par
