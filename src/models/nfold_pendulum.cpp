@@ -74,7 +74,7 @@ inline void gaussian3(std::uint64_t seed, std::uint64_t link, std::uint64_t k0, 
   out[2] = r2 * std::cos(a2);
 }
 
-constexpr std::size_t kThreadedLinks = 2048;  // local links before loops use an OpenMP team
+constexpr std::size_t kThreadedLinks = 512;  // local links before loops use an OpenMP team
 
 }  // namespace
 

@@ -8,7 +8,7 @@ namespace lie::par {
 namespace {
 // Rows per rank before the block loops use an OpenMP team (below, thread start-up costs more
 // than the work). Has no influence on the results.
-constexpr std::size_t kThreadedRows = 2048;
+constexpr std::size_t kThreadedRows = 512;
 }  // namespace
 
 PartitionedTridiagonal::PartitionedTridiagonal(const BlockLayout& layout) : layout_(layout) {

@@ -1,0 +1,217 @@
+// The N-fold pendulum under the integrators: the exact flow conserves the energy and the
+// angular momentum about e3 (their errors under rkmk5 vanish at order 5 as h -> 0), RKMK4
+// converges at order 4 on N = 2, Lie group methods stay on (TS^2)^N; the model's keys.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "methods/integrate.hpp"
+#include "methods/stepper.hpp"
+#include "unit/pendulum_fixtures.hpp"
+
+using namespace lie;
+using namespace lie::test;
+
+namespace {
+
+struct ChainRun {
+  std::vector<double> y;
+  Observables start, end;
+};
+
+ChainRun integrate(const NFoldPendulumParams& p, const std::vector<double>& y0, const std::string& method, int steps,
+              double T) {
+  par::Context ctx(MPI_COMM_SELF);
+  NFoldPendulum model(p, ctx);
+  auto st = make_stepper(method, Config::from_pairs({}), model);
+  st->bind(model, ctx);
+  ChainRun r;
+  r.y = y0;
+  model.observables(0.0, r.y.data(), r.start);
+  FixedStepOptions opt;
+  opt.h = T / steps;
+  opt.steps = static_cast<std::uint64_t>(steps);
+  integrate_fixed(*st, r.y.data(), opt, nullptr);
+  model.observables(T, r.y.data(), r.end);
+  return r;
+}
+
+double distance(const std::vector<double>& a, const std::vector<double>& b) {
+  double s = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(s);
+}
+
+// Least-squares slope of log(err) against log(h).
+double fitted_order(const std::vector<int>& steps, const std::vector<double>& err) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(steps.size());
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const double x = std::log(1.0 / steps[k]), y = std::log(err[k]);
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+}  // namespace
+
+// Energy and angular momentum about e3 are first integrals of the exact flow: under rkmk5
+// their errors at T must vanish like h^5 (a wrong sign of gravity, tension or of a cross
+// product leaves an O(1) drift that does not shrink with h).
+TEST(PendulumDynamics, EnergyAndAngularMomentumErrorsVanishAtOrder5) {
+  const std::size_t N = 5;
+  const NFoldPendulumParams p = random_chain_params(N, 301);
+  const auto y0 = random_chain_state(N, 302, 1.0);
+  const double T = 1.0;
+  const std::vector<int> steps = {200, 400, 800};  // 1600 reaches round-off (|dE| ~ 2e-14 E0)
+  std::vector<double> dE, dL;
+  double E0 = 0.0;
+  for (int n : steps) {
+    const ChainRun r = integrate(p, y0, "rkmk5", n, T);
+    E0 = r.start.get("total_energy");
+    dE.push_back(std::fabs(r.end.get("total_energy") - E0));
+    dL.push_back(std::fabs(r.end.get("angular_momentum_z") - r.start.get("angular_momentum_z")));
+    std::printf("[pendulum] rkmk5 N=5 steps=%4d |dE|=%.3e |dLz|=%.3e (E0=%.4f, Lz0=%.4f)\n", n, dE.back(), dL.back(), E0,
+                r.start.get("angular_momentum_z"));
+  }
+  const double pE = fitted_order(steps, dE), pL = fitted_order(steps, dL);
+  std::printf("[pendulum] fitted orders: energy %.2f, angular momentum z %.2f\n", pE, pL);
+  EXPECT_NEAR(pE, 5.0, 0.3);
+  EXPECT_NEAR(pL, 5.0, 0.3);
+  EXPECT_LT(dE.back(), 1e-9 * std::fabs(E0));
+}
+
+// [P] 5.3, Fig. 5: RKMK4 on N = 2 against a tight reference (rkmk5, 4096 steps), on a
+// random 3-D chain with random masses and lengths and on the paper's initial state.
+TEST(PendulumDynamics, Rkmk4ConvergesAtOrder4OnTwoLinks) {
+  const double T = 1.0;
+  const NFoldPendulumParams random_p = random_chain_params(2, 311);
+  NFoldPendulumParams paper_p;
+  paper_p.N = 2;
+  std::vector<double> paper_y0(12);
+  {
+    par::Context ctx(MPI_COMM_SELF);
+    NFoldPendulum(paper_p, ctx).initial_state(paper_y0.data());
+  }
+  for (const auto& [p, y0, label] :
+       {std::tuple{random_p, random_chain_state(2, 312, 1.0), "random 3-D"}, std::tuple{paper_p, paper_y0, "paper"}}) {
+    const std::vector<int> steps = {256, 512, 1024};
+    const auto ref = integrate(p, y0, "rkmk5", 4096, T).y;
+    std::vector<double> err;
+    for (int n : steps) err.push_back(distance(integrate(p, y0, "rkmk4", n, T).y, ref));
+    const double order = fitted_order(steps, err);
+    std::printf("[pendulum] rkmk4 N=2 %s: errors", label);
+    for (double e : err) std::printf(" %.3e", e);
+    std::printf(", order %.3f\n", order);
+    EXPECT_NEAR(order, 4.0, 0.2) << label;
+  }
+}
+
+// Lie group methods keep |q_i| = 1 and q_i.w_i = 0 to round-off ([P] Figs 6-7).
+TEST(PendulumDynamics, StaysOnTheManifold) {
+  const std::size_t N = 30;
+  const ChainRun r = integrate(random_chain_params(N, 321), random_chain_state(N, 322, 1.0), "rkmk4", 500, 0.5);
+  std::printf("[pendulum] rkmk4 N=30, 500 steps: unit_norm_error %.2e, tangency_error %.2e\n",
+              r.end.get("unit_norm_error"), r.end.get("tangency_error"));
+  EXPECT_LT(r.end.get("unit_norm_error"), 1e-13);
+  EXPECT_LT(r.end.get("tangency_error"), 1e-12);
+}
+
+// ---------------------------------------------------------------- keys
+TEST(PendulumConfig, KeysBuildTheModel) {
+  par::Context ctx(MPI_COMM_SELF);
+  auto m = make_model(Config::from_pairs({{"model", "nfold_pendulum"},
+                                          {"nfold_pendulum.N", "4"},
+                                          {"nfold_pendulum.mass", "1, 2, 3, 4"},
+                                          {"nfold_pendulum.total_length", "5"},
+                                          {"nfold_pendulum.gravity", "3.5"}}),
+                      ctx);
+  auto* pend = dynamic_cast<NFoldPendulum*>(m.get());
+  ASSERT_NE(pend, nullptr);
+  EXPECT_EQ(pend->global_components(), 4u);
+  EXPECT_EQ(pend->space().state_size(), 24u);
+  EXPECT_DOUBLE_EQ(pend->length(3), 1.25);  // L_i = 5/N
+  EXPECT_DOUBLE_EQ(pend->mass(2), 3.0);
+  EXPECT_DOUBLE_EQ(pend->suffix_mass(1), 9.0);
+  EXPECT_DOUBLE_EQ(pend->inertia(0, 2), 7.0 * 1.25 * 1.25);
+  EXPECT_TRUE(pend->capabilities().sphere_lagrangian);
+  std::vector<double> y(24);
+  pend->initial_state(y.data());
+  const double s = std::sqrt(2.0) / 2.0;  // [P] 5.3
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(y[6 * i], s);
+    EXPECT_EQ(y[6 * i + 2], s);
+    EXPECT_EQ(y[6 * i + 4], 1.0);
+    EXPECT_EQ(y[6 * i + 1] + y[6 * i + 3] + y[6 * i + 5], 0.0);
+  }
+}
+
+TEST(PendulumConfig, RandomInitialStateIsThreeDimensionalAndTangent) {
+  par::Context ctx(MPI_COMM_SELF);
+  auto m = make_model(Config::from_pairs({{"model", "nfold_pendulum"},
+                                          {"nfold_pendulum.N", "50"},
+                                          {"nfold_pendulum.initial", "random"},
+                                          {"nfold_pendulum.seed", "7"}}),
+                      ctx);
+  std::vector<double> y(300);
+  m->initial_state(y.data());
+  double min_y = 1.0, min_wx = 1.0;
+  for (int i = 0; i < 50; ++i) {
+    const Vec3 q(&y[6 * i]), w(&y[6 * i + 3]);
+    EXPECT_NEAR(q.norm(), 1.0, 1e-15);
+    EXPECT_LT(std::fabs(q.dot(w)), 1e-15 * (1.0 + w.norm()));
+    min_y = std::min(min_y, std::fabs(q.y()));
+    min_wx = std::min(min_wx, std::fabs(w.x()));
+  }
+  double spread_y = 0.0;
+  for (int i = 0; i < 50; ++i) spread_y += std::fabs(y[6 * i + 1]);
+  EXPECT_GT(spread_y / 50, 0.2);  // not planar
+  // same seed, same state; another seed, another state
+  std::vector<double> y2(300), y3(300);
+  m->initial_state(y2.data());
+  EXPECT_EQ(y, y2);
+  make_model(Config::from_pairs({{"model", "nfold_pendulum"},
+                                 {"nfold_pendulum.N", "50"},
+                                 {"nfold_pendulum.initial", "random"},
+                                 {"nfold_pendulum.seed", "8"}}),
+             ctx)
+      ->initial_state(y3.data());
+  EXPECT_NE(y, y3);
+}
+
+TEST(PendulumConfig, BadInputIsAUsageError) {
+  par::Context ctx(MPI_COMM_SELF);
+  auto make = [&](std::vector<std::pair<std::string, std::string>> kv) {
+    kv.emplace_back("model", "nfold_pendulum");
+    return make_model(Config::from_pairs(kv), ctx);
+  };
+  EXPECT_THROW(make({{"nfold_pendulum.N", "3"}, {"nfold_pendulum.mass", "1, 2"}}), UsageError);
+  EXPECT_THROW(make({{"nfold_pendulum.N", "3"}, {"nfold_pendulum.length", "1, 2, 3, 4"}}), UsageError);
+  EXPECT_THROW(make({{"nfold_pendulum.length", "2"}, {"nfold_pendulum.total_length", "5"}}), UsageError);
+  EXPECT_THROW(make({{"nfold_pendulum.N", "10"}, {"nfold_pendulum.blocks", "6"}}), UsageError);
+  EXPECT_NO_THROW(make({{"nfold_pendulum.N", "10"}, {"nfold_pendulum.blocks", "5"}}));
+  EXPECT_THROW(make({{"nfold_pendulum.N", "3000"}, {"nfold_pendulum.solver", "dense"}}), UsageError);
+  EXPECT_THROW(make({{"nfold_pendulum.mass", "0"}}), UsageError);
+  EXPECT_THROW(make({{"nfold_pendulum.initial", "file"}}), UsageError);
+  EXPECT_THROW(make({{"nfold_pendulum.N", "0"}}), UsageError);
+  try {
+    make({{"nfold_pendulum.N", "3"}, {"nfold_pendulum.mass", "1, 2"}});
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("nfold_pendulum.mass"), std::string::npos) << e.what();
+  }
+}
+
+// solver = dense gives the same vector field (it is the reference path of the benchmarks).
+TEST(PendulumConfig, DenseSolverKey) {
+  par::Context ctx(MPI_COMM_SELF);
+  NFoldPendulumParams p = random_chain_params(12, 331);
+  NFoldPendulum on(p, ctx);
+  p.solver = NFoldPendulumParams::Solver::Dense;
+  NFoldPendulum dense(p, ctx);
+  const auto y = random_chain_state(12, 332);
+  std::vector<double> a(72), b(72);
+  on.vector_field(0.0, y.data(), a.data());
+  dense.vector_field(0.0, y.data(), b.data());
+  EXPECT_LT(rel_diff(a.data(), b.data(), 72), 1e-13);
+}
