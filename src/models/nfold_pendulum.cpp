@@ -76,6 +76,9 @@ inline void gaussian3(std::uint64_t seed, std::uint64_t link, std::uint64_t k0, 
 
 constexpr std::size_t kThreadedLinks = 512;  // local links before loops use an OpenMP team
 
+// max that propagates NaN (std::max(a, NaN) silently returns a).
+inline double nan_max(double a, double b) { return (a > b || std::isnan(a)) ? a : b; }
+
 }  // namespace
 
 std::size_t NFoldPendulum::default_blocks(std::size_t N) { return std::min<std::size_t>(256, (N + 15) / 16); }
@@ -214,7 +217,9 @@ const double* NFoldPendulum::q_at(const double* y, long li) const {
   return y + 6 * li;
 }
 
-void NFoldPendulum::angular_accelerations(const double* y, double* h) {
+void NFoldPendulum::angular_accelerations(const double* y, double* h) { accelerations(y, h, nullptr); }
+
+void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
   const std::size_t N = p_.N, n = layout_.local_size(), off = layout_.local_items().begin;
   const double g = p_.gravity;
   exchange_halo(y);
@@ -265,7 +270,13 @@ void NFoldPendulum::angular_accelerations(const double* y, double* h) {
       F[1] += g * q[0];
     }
     const double il = length_.inv(i);
-    for (int k = 0; k < 3; ++k) h[3 * li + k] = F[k] * il;
+    double* hl = h + 3 * li;
+    for (int k = 0; k < 3; ++k) hl[k] = F[k] * il;
+    if (xi) {
+      double* x = xi + 6 * li;
+      x[0] = q[3], x[1] = q[4], x[2] = q[5];  // u_i = w_i
+      cross3(q, hl, x + 3);                   // v_i = q_i x h_i   ([P] 5.2)
+    }
   }
 }
 
@@ -283,11 +294,12 @@ void NFoldPendulum::algebra_from_accelerations(const double* y, const double* h,
 void NFoldPendulum::vector_field(double, const double* y, double* xi) {
   ++n_rhs_;
   par::ScopedTimer timer(ctx_->timers(), "rhs");
-  if (p_.solver == NFoldPendulumParams::Solver::Dense)
+  if (p_.solver == NFoldPendulumParams::Solver::Dense) {
     angular_accelerations_dense(y, h_.data());
-  else
-    angular_accelerations(y, h_.data());
-  algebra_from_accelerations(y, h_.data(), xi);
+    algebra_from_accelerations(y, h_.data(), xi);
+  } else {
+    accelerations(y, h_.data(), xi);
+  }
 }
 
 // ---------------------------------------------------------------- dense reference [P] 5.2
@@ -449,8 +461,8 @@ void NFoldPendulum::observables(double, const double* y, Observables& out) {
                    plain[3 * tt + 1] += U;
                    plain[3 * tt + 2] += Lz;
                  }
-                 maxes[2 * tt] = std::max(maxes[2 * tt], std::fabs(1.0 - dot3(q, q)));
-                 maxes[2 * tt + 1] = std::max(maxes[2 * tt + 1], std::fabs(dot3(q, q + 3)));
+                 maxes[2 * tt] = nan_max(maxes[2 * tt], std::fabs(1.0 - dot3(q, q)));
+                 maxes[2 * tt + 1] = nan_max(maxes[2 * tt + 1], std::fabs(dot3(q, q + 3)));
                });
   double sums[3];
   if (det) {
@@ -467,15 +479,19 @@ void NFoldPendulum::observables(double, const double* y, Observables& out) {
   }
   double unit = 0.0, tang = 0.0;
   for (int t = 0; t < nt; ++t) {
-    unit = std::max(unit, maxes[static_cast<std::size_t>(2 * t)]);
-    tang = std::max(tang, maxes[static_cast<std::size_t>(2 * t + 1)]);
+    unit = nan_max(unit, maxes[static_cast<std::size_t>(2 * t)]);
+    tang = nan_max(tang, maxes[static_cast<std::size_t>(2 * t + 1)]);
   }
+  // MPI_MAX does not reliably propagate NaN: a non-finite state on any rank gives NaN here.
+  const bool finite = std::isfinite(unit) && std::isfinite(tang);
+  const bool all_finite = ctx_->max(finite ? 0.0 : 1.0) == 0.0;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   out.set("total_energy", sums[0] + sums[1]);
   out.set("kinetic_energy", sums[0]);
   out.set("potential_energy", sums[1]);
   out.set("angular_momentum_z", sums[2]);
-  out.set("unit_norm_error", ctx_->max(unit));
-  out.set("tangency_error", ctx_->max(tang));
+  out.set("unit_norm_error", all_finite ? ctx_->max(unit) : nan);
+  out.set("tangency_error", all_finite ? ctx_->max(tang) : nan);
 }
 
 ModelCapabilities NFoldPendulum::capabilities() const {

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "groups/so3.hpp"
@@ -254,6 +255,10 @@ TEST(PendulumRhs, ObservablesMatchDirectDefinitions) {
   EXPECT_NEAR(obs.get("unit_norm_error"), 2e-9, 1e-11);
   EXPECT_NEAR(obs.get("tangency_error"), std::fabs(q8.dot(w8)), 1e-16);
   EXPECT_NEAR(obs.get("tangency_error"), 1e-7, 1e-12);
+  // a NaN anywhere shows in every observable (a blown-up run must not report zero errors)
+  z[6 * 20 + 2] = std::numeric_limits<double>::quiet_NaN();  // q_21,z enters every observable
+  model.observables(0.0, z.data(), obs);
+  for (const auto& [name, value] : obs.items()) EXPECT_TRUE(std::isnan(value)) << name;
 }
 
 // The blocks are the unit of arithmetic: different block counts agree to rounding; the same

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Parallel efficiency of the distributed N-fold pendulum (RKMK4 fixed steps) on this machine:
+# 1 rank x 1 thread, 2 ranks x 1 thread (mpirun --bind-to core) and 1 rank x 2 threads
+# (OMP_NUM_THREADS=2, --bind-to none), efficiency = t(1x1) / (2 t(PxT)).
+# Each layout runs REPEAT times, alternating, and the fastest run counts (the machine is
+# shared: the load average is printed before and after).
+#   scripts/bench/chain_efficiency.sh [BUILD_DIR] [N] [STEPS]
+# Environment: REPEAT (default 2), DT (default 1e-3), INITIAL (default random).
+set -euo pipefail
+BUILD=${1:-build}
+N=${2:-1000000}
+STEPS=${3:-10}
+REPEAT=${REPEAT:-2}
+DT=${DT:-1e-3}
+INITIAL=${INITIAL:-random}
+BIN="$BUILD/tests/bench_pendulum_chain"
+[ -x "$BIN" ] || { echo "missing $BIN (cmake --build $BUILD --target bench_pendulum_chain)" >&2; exit 2; }
+if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+ARGS=(--N="$N" --steps="$STEPS" --dt="$DT" --initial="$INITIAL" --method=rkmk4)
+
+run() {  # ranks threads bind
+  OMP_NUM_THREADS=$2 OMP_PROC_BIND=${4:-false} mpirun -n "$1" --bind-to "$3" "$BIN" "${ARGS[@]}"
+}
+seconds() { sed -n 's/.* seconds=\([^ ]*\).*/\1/p'; }
+
+echo "load before: $(uptime)"
+best11=""; best21=""; best12=""
+for ((k = 1; k <= REPEAT; ++k)); do
+  for layout in 11 21 12; do
+    case $layout in
+      11) line=$(run 1 1 core) ;;
+      21) line=$(run 2 1 core) ;;
+      12) line=$(run 1 2 none) ;;
+    esac
+    echo "[$layout run $k] $line"
+    s=$(echo "$line" | seconds)
+    var="best$layout"
+    if [ -z "${!var}" ] || awk -v a="$s" -v b="${!var}" 'BEGIN{exit !(a<b)}'; then printf -v "$var" '%s' "$s"; fi
+  done
+done
+echo "load after:  $(uptime)"
+awk -v n="$N" -v steps="$STEPS" -v t11="$best11" -v t21="$best21" -v t12="$best12" 'BEGIN{
+  printf "N=%d RKMK4 %d steps (fastest of the repeats), seconds per step:\n", n, steps
+  printf "  1 rank  x 1 thread : %.4f\n", t11/steps
+  printf "  2 ranks x 1 thread : %.4f   speed-up %.2f   efficiency %.1f%%\n", t21/steps, t11/t21, 100*t11/(2*t21)
+  printf "  1 rank  x 2 threads: %.4f   speed-up %.2f   efficiency %.1f%%\n", t12/steps, t11/t12, 100*t11/(2*t12)
+}'

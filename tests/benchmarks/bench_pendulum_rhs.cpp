@@ -1,0 +1,100 @@
+// Cost of one right-hand-side evaluation f(y) of the N-fold pendulum (not a test):
+//   * O(N) tension route for N = 10^2 ... 10^6 and the growth ratios time(10N)/time(N)
+//     (linear cost: close to 10);
+//   * the dense Cholesky solve of R(q) w' = b ([P] 5.2) at N = 100, 500, 1000, and its ratio
+//     to the O(N) route at the same N.
+// One process (MPI_COMM_SELF); run with OMP_NUM_THREADS=1 for the serial cost. The summary
+// table is printed after Google Benchmark's own output.
+//   build/tests/bench_pendulum_rhs [--benchmark_filter=...] [--benchmark_min_time=0.5]
+#include <benchmark/benchmark.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/nfold_pendulum.hpp"
+
+using namespace lie;
+
+namespace {
+
+struct Chain {
+  par::Context ctx{MPI_COMM_SELF};
+  std::unique_ptr<NFoldPendulum> model;
+  std::vector<double> y, xi;
+  Chain(std::size_t N, NFoldPendulumParams::Solver solver) {
+    NFoldPendulumParams p;
+    p.N = N;
+    p.initial = NFoldPendulumParams::Initial::Random;
+    p.seed = 3;
+    p.solver = solver;
+    model = std::make_unique<NFoldPendulum>(p, ctx);
+    y.resize(6 * N);
+    xi.resize(6 * N);
+    model->initial_state(y.data());
+  }
+};
+
+void run_rhs(benchmark::State& state, NFoldPendulumParams::Solver solver) {
+  const std::size_t N = static_cast<std::size_t>(state.range(0));
+  Chain c(N, solver);
+  for (auto _ : state) {
+    c.model->vector_field(0.0, c.y.data(), c.xi.data());
+    benchmark::DoNotOptimize(c.xi.data());
+    benchmark::ClobberMemory();
+  }
+}
+
+void BM_RhsTridiagonal(benchmark::State& state) { run_rhs(state, NFoldPendulumParams::Solver::Tridiagonal); }
+void BM_RhsDense(benchmark::State& state) { run_rhs(state, NFoldPendulumParams::Solver::Dense); }
+
+BENCHMARK(BM_RhsTridiagonal)
+    ->Arg(100)->Arg(500)->Arg(1000)->Arg(10000)->Arg(100000)->Arg(1000000)
+    ->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_RhsDense)->Arg(100)->Arg(500)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Keeps the console output and records seconds per iteration by benchmark name.
+class Recorder : public benchmark::ConsoleReporter {
+ public:
+  std::map<std::string, double> seconds;
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs)
+      if (!r.error_occurred && r.run_type == Run::RT_Iteration && r.iterations > 0)
+        seconds[r.benchmark_name()] = r.real_accumulated_time / static_cast<double>(r.iterations);
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  benchmark::Initialize(&argc, argv);
+  Recorder rec;
+  benchmark::RunSpecifiedBenchmarks(&rec);
+  auto t = [&](const std::string& kind, long n) {
+    auto it = rec.seconds.find("BM_Rhs" + kind + "/" + std::to_string(n) + "/real_time");
+    return it == rec.seconds.end() ? -1.0 : it->second;
+  };
+  std::printf("\nO(N) right-hand side: time per evaluation and growth\n");
+  std::printf("%10s %14s %14s %18s\n", "N", "seconds", "ns per link", "time(N)/time(N/10)");
+  for (long n : {100L, 1000L, 10000L, 100000L, 1000000L}) {
+    const double s = t("Tridiagonal", n), prev = t("Tridiagonal", n / 10);
+    if (s < 0) continue;
+    if (prev > 0)
+      std::printf("%10ld %14.4e %14.2f %18.2f\n", n, s, 1e9 * s / static_cast<double>(n), s / prev);
+    else
+      std::printf("%10ld %14.4e %14.2f %18s\n", n, s, 1e9 * s / static_cast<double>(n), "-");
+  }
+  std::printf("\nDense Cholesky of R(q) ([P] 5.2) against the O(N) route\n");
+  std::printf("%10s %14s %14s %14s\n", "N", "dense [s]", "O(N) [s]", "dense / O(N)");
+  for (long n : {100L, 500L, 1000L}) {
+    const double d = t("Dense", n), o = t("Tridiagonal", n);
+    if (d > 0 && o > 0) std::printf("%10ld %14.4e %14.4e %14.1f\n", n, d, o, d / o);
+  }
+  benchmark::Shutdown();
+  MPI_Finalize();
+  return 0;
+}
