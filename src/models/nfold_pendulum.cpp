@@ -50,6 +50,12 @@ inline void cross3(const double* a, const double* b, double* out) {
   out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+// f for one link: (u_i, v_i) = (w_i, q_i x h_i) in se(3)   ([P] 5.2)
+inline void link_algebra(const double* qw, const double* h, double* x) {
+  x[0] = qw[3], x[1] = qw[4], x[2] = qw[5];
+  cross3(qw, h, x + 3);
+}
+
 // Counter-based random numbers (splitmix64): the value for (seed, link, k) does not depend on
 // which rank generates it.
 inline std::uint64_t splitmix64(std::uint64_t x) {
@@ -272,23 +278,14 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
     const double il = length_.inv(i);
     double* hl = h + 3 * li;
     for (int k = 0; k < 3; ++k) hl[k] = F[k] * il;
-    if (xi) {
-      double* x = xi + 6 * li;
-      x[0] = q[3], x[1] = q[4], x[2] = q[5];  // u_i = w_i
-      cross3(q, hl, x + 3);                   // v_i = q_i x h_i   ([P] 5.2)
-    }
+    if (xi) link_algebra(q, hl, xi + 6 * li);
   }
 }
 
 void NFoldPendulum::algebra_from_accelerations(const double* y, const double* h, double* xi) const {
   const std::size_t n = layout_.local_size();
 #pragma omp parallel for schedule(static) if (threaded_)
-  for (std::size_t li = 0; li < n; ++li) {
-    const double* q = y + 6 * li;
-    double* x = xi + 6 * li;
-    x[0] = q[3], x[1] = q[4], x[2] = q[5];  // u_i = w_i
-    cross3(q, h + 3 * li, x + 3);           // v_i = q_i x h_i   ([P] 5.2)
-  }
+  for (std::size_t li = 0; li < n; ++li) link_algebra(y + 6 * li, h + 3 * li, xi + 6 * li);
 }
 
 void NFoldPendulum::vector_field(double, const double* y, double* xi) {
