@@ -74,6 +74,8 @@ class Stepper {
   /// accept() (counts the step, keeps FSAL data); on rejection call nothing and retry from the
   /// same y with a smaller h.
   virtual void accept() { ++counters_.steps; }
+  /// Adaptive drivers: counts a rejected trial step (nothing else changes).
+  void count_rejected() { ++counters_.rejected; }
   /// The state was modified outside step()/try_step()/accept() (drops cached stage values,
   /// e.g. FSAL). Fixed-step callers that only call step() never need it.
   virtual void invalidate() {}
