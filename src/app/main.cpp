@@ -70,6 +70,16 @@ void list_groups(std::ostream& os, bool md) {
   }
 }
 
+// A Markdown table cell: '|' would end the cell.
+std::string md_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 void list_methods(std::ostream& os, bool md) {
   if (md)
     os << "| method | family | order | embedded | stages | exps/step | explicit | description | source |\n"
@@ -88,8 +98,8 @@ void list_methods(std::ostream& os, bool md) {
     const std::string exps = user && i.lie_group ? "s" : std::to_string(i.exps_per_step);
     if (md)
       os << "| `" << i.name << "` | " << i.family << " | " << order << " | " << emb << " | " << stages << " | "
-         << exps << " | " << (i.is_explicit ? "yes" : "no") << " | " << i.description << " | "
-         << i.source << " |\n";
+         << exps << " | " << (i.is_explicit ? "yes" : "no") << " | " << md_cell(i.description) << " | "
+         << md_cell(i.source) << " |\n";
     else
       os << "  " << std::left << std::setw(18) << i.name << std::setw(11) << i.family << std::setw(8) << order
          << std::setw(10) << emb << std::setw(8) << stages << std::setw(11) << exps << std::setw(10)

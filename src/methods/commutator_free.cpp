@@ -324,7 +324,7 @@ MethodEntry cf_entry(const std::string& name, const std::string& family_note) {
   m.exps_per_step = t.exponentials(true);
   m.description = family_note;
   if (t.has_embedded())
-    m.description += "; error estimate |y - y~| in the embedding space";
+    m.description += "; error estimate: Euclidean norm of y - y~ in the embedding space";
   m.source = t.source;
   return {name, m, [m, t](const Config&) { return std::make_unique<CommutatorFreeStepper>(m, t); }};
 }

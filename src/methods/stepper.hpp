@@ -29,9 +29,10 @@ struct StepCounters {
   std::uint64_t iterations = 0; // nonlinear iterations (implicit methods)
 };
 
-/// Weighted error norm for step-size control. The raw error vector e (algebra element for
-/// RKMK pairs, ambient state difference for CF and classical pairs) is scaled component-wise
-/// by atol + rtol |ref_i| and reduced with the chosen norm over all ranks:
+/// Weighted error norm for step-size control. The raw error vector e (algebra element
+/// sigma - sigma~ for RKMK pairs, with ref = sigma; ambient state difference y - y~ for CF and
+/// classical pairs, with ref = y_{n+1}) is scaled component-wise by atol + rtol |ref_i| and
+/// reduced with the chosen norm over all ranks:
 ///   max: max_i |e_i|/sc_i      rms: sqrt(mean (e_i/sc_i)^2)      l2: sqrt(sum (e_i/sc_i)^2)
 /// A step is accepted when the result is <= 1. With atol = tol, rtol = 0 and norm = l2 this
 /// is e_{n+1} = ||sigma - sigma~|| < tol of [P] 4.1.

@@ -51,6 +51,7 @@ std::string check_one(const ButcherTable& t, double tol, bool claimed, bool butc
     if (t.has_embedded()) os << " and " << t.embedded_order;
     os << ")";
   }
+  os << "\n";
   if (butcher_note)
     os << "(RKMK with exact dexpinv and the classical method on the embedding space both have this order;\n"
           " RKMK with dexpinv truncated after q commutators has order min(p, q + 2).)\n";

@@ -165,16 +165,31 @@ class TwoExponentialProblem final : public TestProblem {
 };
 
 /// n independent spherical pendula (unit mass, length L) on (TS^2)^n under gravity g = (0, 0, -g0).
+/// A distributed run holds the pendula [begin, end) of n (the initial data do not depend on the split).
 class SphericalPendula final : public TestProblem {
  public:
   SphericalPendula(std::size_t n, std::uint64_t seed, double length = 1.0, double gravity = 9.81)
-      : TestProblem("spherical_pendula", {{FactorKind::SE3OnTS2, n}}, seed), L_(length), g_(gravity) {
+      : SphericalPendula(n, seed, 0, n, length, gravity) {}
+  SphericalPendula(std::size_t n, std::uint64_t seed, std::size_t begin, std::size_t end, double length = 1.0,
+                   double gravity = 9.81)
+      : TestProblem("spherical_pendula", {{FactorKind::SE3OnTS2, n}}, seed), L_(length), g_(gravity), n_(n),
+        begin_(begin) {
     // Angular velocities of order 1-3 (a genuinely 3-D, non-planar motion).
     for (std::size_t i = 0; i < n; ++i) {
       Eigen::Map<Vec3> w(y0_.data() + 6 * i + 3);
       w *= 2.0;
     }
+    if (begin != 0 || end != n) {  // keep the local slice only
+      std::vector<double> local(y0_.begin() + static_cast<std::ptrdiff_t>(6 * begin),
+                                y0_.begin() + static_cast<std::ptrdiff_t>(6 * end));
+      y0_ = std::move(local);
+      space_ = Space();
+      space_.add(FactorKind::SE3OnTS2, end - begin);
+    }
   }
+  std::size_t global_components() const override { return n_; }
+  std::size_t global_offset() const override { return begin_; }
+  int state_dim_per_component() const override { return 6; }
   void vector_field(double, const double* y, double* xi) override {
     ++n_rhs_;
     const std::size_t n = space_.state_size() / 6;
@@ -204,6 +219,7 @@ class SphericalPendula final : public TestProblem {
 
  private:
   double L_, g_;
+  std::size_t n_, begin_;
 };
 
 class ZeroField final : public TestProblem {
