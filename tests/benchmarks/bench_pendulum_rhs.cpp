@@ -58,11 +58,13 @@ BENCHMARK(BM_RhsDense)->Arg(100)->Arg(500)->Arg(1000)->Unit(benchmark::kMillisec
 // Keeps the console output and records seconds per iteration by benchmark name.
 class Recorder : public benchmark::ConsoleReporter {
  public:
-  std::map<std::string, double> seconds;
+  std::map<std::string, double> wall, cpu;  // seconds per iteration
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs)
-      if (!r.error_occurred && r.run_type == Run::RT_Iteration && r.iterations > 0)
-        seconds[r.benchmark_name()] = r.real_accumulated_time / static_cast<double>(r.iterations);
+      if (!r.error_occurred && r.run_type == Run::RT_Iteration && r.iterations > 0) {
+        wall[r.benchmark_name()] = r.real_accumulated_time / static_cast<double>(r.iterations);
+        cpu[r.benchmark_name()] = r.cpu_accumulated_time / static_cast<double>(r.iterations);
+      }
     ConsoleReporter::ReportRuns(runs);
   }
 };
@@ -74,25 +76,30 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   Recorder rec;
   benchmark::RunSpecifiedBenchmarks(&rec);
-  auto t = [&](const std::string& kind, long n) {
-    auto it = rec.seconds.find("BM_Rhs" + kind + "/" + std::to_string(n) + "/real_time");
-    return it == rec.seconds.end() ? -1.0 : it->second;
+  // Both wall-clock and CPU time of the process: on a shared machine the CPU time is the
+  // steadier measure of a single-threaded cost (run with OMP_NUM_THREADS=1).
+  auto get = [&](const std::map<std::string, double>& m, const std::string& kind, long n) {
+    auto it = m.find("BM_Rhs" + kind + "/" + std::to_string(n) + "/real_time");
+    return it == m.end() ? -1.0 : it->second;
   };
-  std::printf("\nO(N) right-hand side: time per evaluation and growth\n");
-  std::printf("%10s %14s %14s %18s\n", "N", "seconds", "ns per link", "time(N)/time(N/10)");
+  std::printf("\nO(N) right-hand side: time per evaluation and growth time(N)/time(N/10)\n");
+  std::printf("%10s %12s %12s %10s %10s %10s %10s\n", "N", "wall [s]", "cpu [s]", "wall ns/l", "cpu ns/l",
+              "wall x", "cpu x");
   for (long n : {100L, 1000L, 10000L, 100000L, 1000000L}) {
-    const double s = t("Tridiagonal", n), prev = t("Tridiagonal", n / 10);
-    if (s < 0) continue;
-    if (prev > 0)
-      std::printf("%10ld %14.4e %14.2f %18.2f\n", n, s, 1e9 * s / static_cast<double>(n), s / prev);
-    else
-      std::printf("%10ld %14.4e %14.2f %18s\n", n, s, 1e9 * s / static_cast<double>(n), "-");
+    const double w = get(rec.wall, "Tridiagonal", n), c = get(rec.cpu, "Tridiagonal", n);
+    const double wp = get(rec.wall, "Tridiagonal", n / 10), cp = get(rec.cpu, "Tridiagonal", n / 10);
+    if (w < 0) continue;
+    const double nd = static_cast<double>(n);
+    std::printf("%10ld %12.4e %12.4e %10.2f %10.2f", n, w, c, 1e9 * w / nd, 1e9 * c / nd);
+    if (wp > 0) std::printf(" %10.2f %10.2f\n", w / wp, c / cp);
+    else std::printf(" %10s %10s\n", "-", "-");
   }
   std::printf("\nDense Cholesky of R(q) ([P] 5.2) against the O(N) route\n");
-  std::printf("%10s %14s %14s %14s\n", "N", "dense [s]", "O(N) [s]", "dense / O(N)");
+  std::printf("%10s %12s %12s %14s %14s\n", "N", "dense wall", "dense cpu", "wall ratio", "cpu ratio");
   for (long n : {100L, 500L, 1000L}) {
-    const double d = t("Dense", n), o = t("Tridiagonal", n);
-    if (d > 0 && o > 0) std::printf("%10ld %14.4e %14.4e %14.1f\n", n, d, o, d / o);
+    const double dw = get(rec.wall, "Dense", n), ow = get(rec.wall, "Tridiagonal", n);
+    const double dc = get(rec.cpu, "Dense", n), oc = get(rec.cpu, "Tridiagonal", n);
+    if (dw > 0 && ow > 0) std::printf("%10ld %12.4e %12.4e %14.1f %14.1f\n", n, dw, dc, dw / ow, dc / oc);
   }
   benchmark::Shutdown();
   MPI_Finalize();
