@@ -93,11 +93,13 @@ int main(int argc, char** argv) {
         const double steps = static_cast<double>(fo.steps);
         std::printf("ranks=%d threads=%d N=%s method=%s initial=%s dt=%s steps=%s seconds=%.6g s_per_step=%.6g "
                     "s_per_100_steps=%.6g rhs_seconds=%.6g comm_seconds=%.6g energy0=%.17g rel_energy_error=%.3e "
-                    "lz0=%.17g lz_change=%.3e unit_norm_error=%.3e tangency_error=%.3e state_mb_total=%.1f",
+                    "lz0=%.17g lz_change=%.3e rel_lz_change=%.3e unit_norm_error=%.3e tangency_error=%.3e state_mb_total=%.1f",
                     ctx.size(), omp_get_max_threads(), opt["N"].c_str(), opt["method"].c_str(), opt["initial"].c_str(),
                     opt["dt"].c_str(), opt["steps"].c_str(), seconds, seconds / steps, 100.0 * seconds / steps, rhs_s,
                     comm_s, E0, std::fabs(E1 - E0) / std::fabs(E0), start.get("angular_momentum_z"),
                     std::fabs(end.get("angular_momentum_z") - start.get("angular_momentum_z")),
+                    std::fabs(end.get("angular_momentum_z") - start.get("angular_momentum_z")) /
+                        std::fabs(start.get("angular_momentum_z")),
                     end.get("unit_norm_error"), end.get("tangency_error"),
                     48.0 * static_cast<double>(model->global_components()) / 1048576.0);
         for (int r = 0; r < ctx.size(); ++r)
