@@ -11,7 +11,9 @@
 //   bracket(a, b, out)       Lie bracket of the acting group's algebra
 //   dexpinv(u, v, out)       exact dexpinv_u(v) of that algebra
 //   dexp(u, v, out)          exact dexp_u(v)
-//   project(y)               closest point of M (used only by the classical baselines)
+//   project(y)               maps a point near M onto M (a retraction: normalise q and remove
+//                            the q-component of w on TS^2, polar factor on SO(3)); used only by
+//                            the classical baselines
 // and the acting group itself, so that the action can be checked with explicit elements:
 //   Group                    element type of the acting group
 //   identity(), exp(xi)      group identity and exponential
