@@ -16,7 +16,7 @@ const bool kLgviKeys = declare_options({
     {"lgvi.solver", OptionType::Choice, "newton",
      "solver of the implicit LGVI equation [L] (28): newton (exact Jacobian) or fixed_point (A(f_m) f_{m+1} = d)",
      {"newton", "fixed_point"}, "method"},
-    {"lgvi.tol", OptionType::PositiveReal, "1e-14",
+    {"lgvi.tol", OptionType::PositiveReal, "1e-13",
      "relative tolerance of the LGVI iteration: stop when |df|_inf <= tol |f|_inf", {}, "method"},
     {"lgvi.max_iter", OptionType::PositiveInt, "50",
      "iteration limit of the LGVI solver; exceeding it is a NumericalError", {}, "method"},
@@ -88,7 +88,7 @@ void LgviStepper::fail(const std::string& why, double t, double h, long iter, do
   os << "method '" << info_.name << "' (" << (opt_.kind == ImplicitSolveOptions::Kind::Newton ? "newton" : "fixed_point")
      << "): " << why << " at t = " << t << ", h = " << h << " after " << iter << " iterations (last update " << upd
      << ", tolerance lgvi.tol = " << opt_.tol << ", lgvi.max_iter = " << opt_.max_iter
-     << "); reduce the step size or raise lgvi.max_iter";
+     << "); reduce the step size, raise lgvi.max_iter or loosen lgvi.tol";
   throw NumericalError(os.str());
 }
 

@@ -40,6 +40,9 @@ ImplicitSolveOptions slgi_options(const Config& cfg) {
   return o;
 }
 
+// Simplified Newton: the Jacobian is recomputed when an update shrank by less than this factor.
+constexpr double kJacobianRefreshRate = 0.1;
+
 double local_max_abs(const double* x, std::size_t n, bool& finite) {
   double m = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -118,7 +121,7 @@ void SlgiStepper::fail(const std::string& why, double t, double h, long iter, do
   os << "method '" << info_.name << "' (theta = " << theta_ << ", "
      << (opt_.kind == ImplicitSolveOptions::Kind::Newton ? "newton" : "fixed_point") << "): " << why << " at t = " << t
      << ", h = " << h << " after " << iter << " iterations (last update " << upd << ", tolerance slgi.tol = " << opt_.tol
-     << ", slgi.max_iter = " << opt_.max_iter << "); reduce the step size or raise slgi.max_iter";
+     << ", slgi.max_iter = " << opt_.max_iter << "); reduce the step size, raise slgi.max_iter or loosen slgi.tol";
   throw NumericalError(os.str());
 }
 
@@ -145,8 +148,8 @@ void SlgiStepper::solve_newton(double t, double h) {
     phi(t, h, z.data(), r.data());
     for (std::size_t i = 0; i < nz_; ++i) r[i] = z[i] - r[i];
   };
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
-  bool have_jac = false;
+  Eigen::PartialPivLU<Eigen::MatrixXd>& lu = lu_;
+  bool& have_jac = jac_valid_;  // kept from the previous step on a warm start
   double upd = 0.0, upd_prev = 0.0;
   residual(z_, r_);
   for (long it = 1; it <= opt_.max_iter; ++it) {
@@ -154,7 +157,7 @@ void SlgiStepper::solve_newton(double t, double h) {
     const double zn = ctx_->max(local_max_abs(z_.data(), nz_, finite));
     local_max_abs(r_.data(), nz_, finite);
     if (ctx_->max(finite ? 0.0 : 1.0) > 0.0) fail("non-finite iterate", t, h, it, upd);
-    if (!have_jac || upd > 0.25 * upd_prev) {
+    if (!have_jac || upd > kJacobianRefreshRate * upd_prev) {
       Eigen::Map<Eigen::MatrixXd> J(jac_.data(), static_cast<Eigen::Index>(nz_), static_cast<Eigen::Index>(nz_));
       for (std::size_t j = 0; j < ncols_; ++j) {
         zp_ = z_;
@@ -192,6 +195,7 @@ void SlgiStepper::step(double t, double h, double* y) {
   ham_->split_state(y, g0_.data(), mu0_.data());
   const bool warm = warm_ && h == h_last_ && std::memcmp(y, y_last_.data(), ns * sizeof(double)) == 0;
   if (!ctx_->min(warm ? 1.0 : 0.0)) {
+    jac_valid_ = false;
     // Initial guess: (xi, nbar) = h f(g0, mu0).
     ham_->hamiltonian_map(t, g0_.data(), mu0_.data(), f1_.data(), f2_.data());
     ++counters_.rhs;

@@ -14,8 +14,9 @@
 // Order 2 for theta = 1/2, order 1 otherwise.
 //
 // Eqs. (15)-(16) are solved for z = (xi, nbar) by
-//   newton:      simplified Newton on R(z) = z - h f(...)(z) with a forward-difference Jacobian
-//                (refreshed when the contraction rate exceeds 1/4); the Jacobian is built from
+//   newton:      simplified Newton on R(z) = z - h f(...)(z) with a forward-difference Jacobian,
+//                kept from step to step and refreshed when an update shrinks by less than a
+//                factor 10 (or on a cold start); the Jacobian is built from
 //                this rank's unknowns only (exact for the rank-0-owned models; an inexact
 //                block-Jacobi Newton if a distributed model couples ranks -- convergence is always
 //                checked on the true update);
@@ -26,6 +27,7 @@
 //
 // Methods: `slgi` (key slgi.theta in [0, 1], default 1/2), `slgi_kk` (theta = 1/2 on the
 // quadratic-Hamiltonian formulation, G = SO(3) x R^3, [P] eqs. (29)-(32): "SLGIKK").
+#include <Eigen/LU>
 #include <string>
 #include <vector>
 
@@ -47,7 +49,7 @@ class SlgiStepper final : public Stepper {
   const MethodInfo& info() const override { return info_; }
   void bind(Model& model, par::Context& ctx) override;
   void step(double t, double h, double* y) override;
-  void invalidate() override { warm_ = false; }
+  void invalidate() override { warm_ = jac_valid_ = false; }
   double theta() const { return theta_; }
 
  private:
@@ -67,6 +69,8 @@ class SlgiStepper final : public Stepper {
   CotangentGroup grp_;
   std::size_t d_ = 0, nz_ = 0, ncols_ = 0;
   std::vector<double> g0_, mu0_, gt_, mt_, f1_, f2_, z_, r_, zp_, rp_, jac_, y_last_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;  // LU of the Newton Jacobian, reused while it converges
+  bool jac_valid_ = false;
   bool warm_ = false;
   double h_last_ = 0.0;
 };

@@ -154,3 +154,35 @@ TEST(RigidExact, ModelAdvertisesExactSolution) {
   model.exact_solution(0.0, y.data());
   EXPECT_DOUBLE_EQ(y[1], 0.2);
 }
+
+// The exact solution as the reference of a convergence test: RKMK orders 1..5 on (m, Q), fitted
+// on the errors above 1e-12 (below that round-off takes over).
+TEST(RigidExact, ServesAsReferenceForRkmkOrders) {
+  FreeRigidBody model({2.88, 1.0, 1.88}, {0.3, -0.8, 0.52}, true);
+  const double T = 2.0;
+  std::vector<double> exact(12);
+  model.exact_solution(T, exact.data());
+  for (auto [method, order] : std::vector<std::pair<std::string, double>>{
+           {"lie_euler", 1}, {"lie_euler_heun", 2}, {"rkmk3", 3}, {"rkmk4", 4}, {"rkmk5", 5}}) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, k = 0;
+    for (int n : {10, 14, 20, 28, 40, 57, 80, 113, 160}) {
+      par::Context ctx(MPI_COMM_SELF);
+      auto st = make_stepper(method, Config::from_pairs({}), model);
+      st->bind(model, ctx);
+      std::vector<double> y(12);
+      model.initial_state(y.data());
+      FixedStepOptions opt;
+      opt.h = T / n;
+      opt.steps = static_cast<std::uint64_t>(n);
+      integrate_fixed(*st, y.data(), opt, nullptr);
+      const double err = model.state_distance(y.data(), exact.data(), ctx);
+      if (err < 1e-12) continue;
+      const double x = std::log(T / n), e = std::log(err);
+      sx += x, sy += e, sxx += x * x, sxy += x * e, k += 1;
+    }
+    ASSERT_GE(k, 4) << method;
+    const double p = (k * sxy - sx * sy) / (k * sxx - sx * sx);
+    std::printf("[ order ] %s vs the exact free rigid body: %.3f\n", method.c_str(), p);
+    EXPECT_NEAR(p, order, 0.2) << method;
+  }
+}
