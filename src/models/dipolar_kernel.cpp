@@ -60,7 +60,7 @@ __attribute__((always_inline)) inline void ordered_row_body(const PartnerSoA& s,
       // cannot be if-converted under IEEE trapping semantics).
       const bool valid = (r2 < rc2) & (j != gi) & (j >= j_begin) & (j < j_end);
       const double w = valid ? 1.0 : 0.0;
-      const double inv_r2 = 1.0 / (valid ? r2 : r2_masked);
+      const double inv_r2 = 1.0 / (w * r2 + (1.0 - w) * r2_masked);  // exact select (r2 finite)
       const double inv_r = std::sqrt(inv_r2);
       const double inv_r3 = inv_r * inv_r2;
       const double c2 = 3.0 * inv_r3 * inv_r2;  // 3/r^5
@@ -84,9 +84,13 @@ __attribute__((always_inline)) inline void ordered_row_body(const PartnerSoA& s,
       if constexpr (kEnergy) en[l] += w * (e4 * (s12 - att * s6) + dd * inv_r3 - ai * t);
     }
   }
-  // Fixed combination tree of the lanes ((0+1)+(2+3))+((4+5)+(6+7)).
-  static_assert(kLanes == 8);
-  auto tree = [](const double* a) { return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])); };
+  // Fixed combination tree of the lanes: pairwise, (0+1), (2+3), ... then pairs of those.
+  static_assert((kLanes & (kLanes - 1)) == 0, "kLanes must be a power of two");
+  auto tree = [](double* a) {
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+      for (int l = 0; l < w; ++l) a[l] = a[2 * l] + a[2 * l + 1];
+    return a[0];
+  };
   out.force[0] = tree(fx);
   out.force[1] = tree(fy);
   out.force[2] = tree(fz);
@@ -130,6 +134,7 @@ __attribute__((always_inline)) inline void newton3_body(const PartnerSoA& s, con
   double* __restrict AGX = acc + 3 * stride;
   double* __restrict AGY = acc + 4 * stride;
   double* __restrict AGZ = acc + 5 * stride;
+  const double r2_masked = pp.masked_r2;
   double fx = 0, fy = 0, fz = 0, gx = 0, gy = 0, gz = 0, en = 0;
   const std::size_t n = s.n;
 #pragma omp simd reduction(+ : fx, fy, fz, gx, gy, gz, en)
@@ -137,7 +142,8 @@ __attribute__((always_inline)) inline void newton3_body(const PartnerSoA& s, con
     const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
     const double r2 = dx * dx + dy * dy + dz * dz;
     const bool valid = r2 < rc2;
-    const double inv_r2 = 1.0 / (valid ? r2 : pp.masked_r2);
+    const double w = valid ? 1.0 : 0.0;  // masks by a factor 0 (see ordered_row_body)
+    const double inv_r2 = 1.0 / (w * r2 + (1.0 - w) * r2_masked);  // exact select (r2 finite)
     const double inv_r = std::sqrt(inv_r2);
     const double inv_r3 = inv_r * inv_r2;
     const double c2 = 3.0 * inv_r3 * inv_r2;
@@ -151,19 +157,19 @@ __attribute__((always_inline)) inline void newton3_body(const PartnerSoA& s, con
     const double t = c2 * aj;
     const double c1 = (e48 * s12 - e24a * s6) * inv_r2 + c2 * dd - 5.0 * ai * t * inv_r2;
     const double cm = c2 * ai;
-    const double Fx = valid ? c1 * dx + cm * mjx + t * ux : 0.0;
-    const double Fy = valid ? c1 * dy + cm * mjy + t * uy : 0.0;
-    const double Fz = valid ? c1 * dz + cm * mjz + t * uz : 0.0;
+    const double Fx = w * (c1 * dx + cm * mjx + t * ux);
+    const double Fy = w * (c1 * dy + cm * mjy + t * uy);
+    const double Fz = w * (c1 * dz + cm * mjz + t * uz);
     fx += Fx, fy += Fy, fz += Fz;
     AFX[j] -= Fx, AFY[j] -= Fy, AFZ[j] -= Fz;
-    gx += valid ? inv_r3 * mjx - t * dx : 0.0;
-    gy += valid ? inv_r3 * mjy - t * dy : 0.0;
-    gz += valid ? inv_r3 * mjz - t * dz : 0.0;
-    const double ki3 = kappa * inv_r3, kci = kappa * cm;  // g_j = kappa (mu_i/r^3 - 3 (mu_i.r) r / r^5)
-    AGX[j] += valid ? ki3 * ux - kci * dx : 0.0;
-    AGY[j] += valid ? ki3 * uy - kci * dy : 0.0;
-    AGZ[j] += valid ? ki3 * uz - kci * dz : 0.0;
-    if constexpr (kEnergy) en += valid ? e4 * (s12 - att * s6) + dd * inv_r3 - ai * t : 0.0;
+    gx += w * (inv_r3 * mjx - t * dx);
+    gy += w * (inv_r3 * mjy - t * dy);
+    gz += w * (inv_r3 * mjz - t * dz);
+    const double ki3 = w * kappa * inv_r3, kci = w * kappa * cm;  // g_j = kappa (mu_i/r^3 - 3 (mu_i.r) r / r^5)
+    AGX[j] += ki3 * ux - kci * dx;
+    AGY[j] += ki3 * uy - kci * dy;
+    AGZ[j] += ki3 * uz - kci * dz;
+    if constexpr (kEnergy) en += w * (e4 * (s12 - att * s6) + dd * inv_r3 - ai * t);
   }
   AFX[i] += fx, AFY[i] += fy, AFZ[i] += fz;
   AGX[i] += gx, AGY[i] += gy, AGZ[i] += gz;

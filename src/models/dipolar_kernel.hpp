@@ -27,7 +27,7 @@
 
 namespace lie::dipolar {
 
-inline constexpr int kLanes = 8;
+inline constexpr int kLanes = 16;
 
 struct PairParams {
   double eps = 1.0;         // epsilon
