@@ -7,6 +7,23 @@
 #include <cstdio>
 #include <cstring>
 
+namespace {
+// On ranks != 0 only failures are printed (prefixed with the rank), so that a failure that
+// happens on one rank only is still visible in the CTest log.
+class FailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit FailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed())
+      std::fprintf(stderr, "[rank %d] %s:%d: Failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?",
+                   r.line_number(), r.summary());
+  }
+
+ private:
+  int rank_;
+};
+}  // namespace
+
 int main(int argc, char** argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -17,6 +34,7 @@ int main(int argc, char** argv) {
     // Keep failures visible (they are printed by the failing rank), silence the rest.
     ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new FailurePrinter(rank));
     bool listing = false;
     for (int i = 1; i < argc; ++i)
       if (std::strstr(argv[i], "gtest_list_tests")) listing = true;
