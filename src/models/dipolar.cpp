@@ -245,9 +245,75 @@ void Dipolar::gather_partners(const double* y) {
   for (std::size_t j = 0; j < p_.n; ++j) partners_.set(j, &recv_[6 * j], &recv_[6 * j + 3]);
 }
 
+void Dipolar::build_cells() {
+  const std::size_t n = p_.n;
+  const double inv = 1.0 / p_.cutoff;
+  cell_of_.resize(n);
+  for (std::size_t j = 0; j < n; ++j)
+    if (!(std::fabs(partners_.x[j]) + std::fabs(partners_.y[j]) + std::fabs(partners_.z[j]) < 1e15 * p_.cutoff))
+      throw NumericalError("dipolar: body " + std::to_string(j) + " has a non-finite or huge position; cannot bin it");
+  for (std::size_t j = 0; j < n; ++j)
+    cell_of_[j] = {static_cast<std::int64_t>(std::floor(partners_.z[j] * inv)),
+                   static_cast<std::int64_t>(std::floor(partners_.y[j] * inv)),
+                   static_cast<std::int64_t>(std::floor(partners_.x[j] * inv))};
+  cell_order_.resize(n);
+  for (std::size_t j = 0; j < n; ++j) cell_order_[j] = j;
+  std::sort(cell_order_.begin(), cell_order_.end(), [&](std::size_t a, std::size_t b) {
+    return cell_of_[a] < cell_of_[b] || (cell_of_[a] == cell_of_[b] && a < b);
+  });
+  sorted_keys_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) sorted_keys_[k] = cell_of_[cell_order_[k]];
+}
+
+void Dipolar::compute_rows_cells(bool want_energy) {
+  build_cells();
+  const std::size_t nl = range_.size(), b = range_.begin;
+  thread_candidates_.resize(static_cast<std::size_t>(omp_get_max_threads()));
+#pragma omp parallel
+  {
+    dipolar::PartnerSoA& cand = thread_candidates_[static_cast<std::size_t>(omp_get_thread_num())];
+    std::vector<std::size_t> ids;
+#pragma omp for schedule(dynamic, 16)
+    for (std::size_t li = 0; li < nl; ++li) {
+      const std::size_t gi = b + li;
+      const CellKey c = cell_of_[gi];
+      // Candidates: for (dz, dy) in fixed order, the run of cells (x - 1 .. x + 1), each run
+      // sorted by (cell, index).
+      ids.clear();
+      std::size_t self = 0;
+      for (std::int64_t dz = -1; dz <= 1; ++dz)
+        for (std::int64_t dy = -1; dy <= 1; ++dy) {
+          const CellKey lo{c.z + dz, c.y + dy, c.x - 1}, hi{c.z + dz, c.y + dy, c.x + 1};
+          auto first = std::lower_bound(sorted_keys_.begin(), sorted_keys_.end(), lo);
+          auto last = std::upper_bound(first, sorted_keys_.end(), hi);
+          for (auto it = first; it != last; ++it) {
+            const std::size_t j = cell_order_[static_cast<std::size_t>(it - sorted_keys_.begin())];
+            if (j == gi) self = ids.size();
+            ids.push_back(j);
+          }
+        }
+      if (cand.x.size() < ids.size() + dipolar::kLanes) cand.resize(2 * ids.size() + dipolar::kLanes);
+      cand.n = ids.size();
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        const std::size_t j = ids[k];
+        cand.x[k] = partners_.x[j], cand.y[k] = partners_.y[j], cand.z[k] = partners_.z[j];
+        cand.mx[k] = partners_.mx[j], cand.my[k] = partners_.my[j], cand.mz[k] = partners_.mz[j];
+      }
+      const double qi[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
+      dipolar::RowSums& r = rows_[li];
+      dipolar::ordered_row(cand, 0, ids.size(), self, qi, &mu_local_[3 * li], pair_, want_energy, r);
+      r.energy *= 0.5;
+    }
+  }
+}
+
 void Dipolar::compute_rows(bool want_energy) {
   const std::size_t nl = range_.size();
   const std::size_t b = range_.begin, e = range_.end, n = p_.n;
+  if (p_.cutoff > 0.0) {
+    compute_rows_cells(want_energy);
+    return;
+  }
   if (ctx_.deterministic()) {
     // Ordered: every body against all partners, in global index order.
 #pragma omp parallel for schedule(static)

@@ -94,6 +94,9 @@ class Dipolar final : public Model {
   void gather_partners(const double* y);  // allgather (q_j, kappa mu_j) into partners_
   // Row sums of every local body (force without the mu_i part, s, field, energy) into rows_.
   void compute_rows(bool want_energy);
+  // Cutoff path: cell list over all bodies (cells of side = cutoff, sorted by cell and index).
+  void build_cells();
+  void compute_rows_cells(bool want_energy);
   void make_random_state(bool planar);
   void read_state_file();
 
@@ -111,6 +114,14 @@ class Dipolar final : public Model {
   dipolar::PartnerSoA local_scaled_, local_plain_;  // local bodies (Newton's-third-law mode)
   std::vector<dipolar::RowSums> rows_;
   std::vector<std::vector<double>> thread_acc_;
+  struct CellKey {
+    std::int64_t z, y, x;
+    auto operator<=>(const CellKey&) const = default;
+  };
+  std::vector<CellKey> cell_of_;        // cell of every body (global index)
+  std::vector<std::size_t> cell_order_; // bodies sorted by (cell, index)
+  std::vector<CellKey> sorted_keys_;    // cell_of_ in that order
+  std::vector<dipolar::PartnerSoA> thread_candidates_;
 };
 
 }  // namespace lie

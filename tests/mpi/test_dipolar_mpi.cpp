@@ -24,8 +24,9 @@ using namespace lie;
 
 namespace {
 
-DipolarParams params257() {
+DipolarParams params257(double cutoff = 0.0) {
   DipolarParams p;
+  p.cutoff = cutoff;
   p.n = 257;
   p.spread = 60.0;  // minimum distance 1.52 sigma for this seed: interacting, not stiff
   p.seed = 4;
@@ -54,8 +55,8 @@ struct RunResult {
   AdaptiveRecord rec;
 };
 
-RunResult run(par::Context& ctx, const std::string& method, bool adaptive) {
-  Dipolar model(params257(), ctx);
+RunResult run(par::Context& ctx, const std::string& method, bool adaptive, double cutoff = 0.0) {
+  Dipolar model(params257(cutoff), ctx);
   RunResult r;
   r.y = start(model);
   auto st = make_stepper(method, Config::from_pairs({}), model);
@@ -77,11 +78,11 @@ RunResult run(par::Context& ctx, const std::string& method, bool adaptive) {
 }
 
 // Serial single-thread reference on this rank, cut to this rank's bodies.
-RunResult serial_reference(const std::string& method, bool adaptive, const par::Range& mine) {
+RunResult serial_reference(const std::string& method, bool adaptive, const par::Range& mine, double cutoff = 0.0) {
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
   par::Context self(MPI_COMM_SELF, true);
-  RunResult r = run(self, method, adaptive);
+  RunResult r = run(self, method, adaptive, cutoff);
   omp_set_num_threads(threads);
   r.y = std::vector<double>(r.y.begin() + 18 * mine.begin, r.y.begin() + 18 * mine.end);
   return r;
@@ -105,6 +106,16 @@ TEST(DipolarMpi, FixedStepRkmk4BitwiseForEveryLayout) {
   const RunResult ref = serial_reference("rkmk4", false, mine);
   expect_bitwise(dist, ref);
   EXPECT_GT(std::fabs(ref.obs.get("potential_energy")), 1e-3) << "the bodies must interact";
+}
+
+TEST(DipolarMpi, CutoffCellListBitwiseForEveryLayout) {
+  par::Context world(MPI_COMM_WORLD, true);
+  const par::Range mine = par::balanced_range(257, world.size(), world.rank());
+  const RunResult dist = run(world, "rkmk4", false, 12.0);
+  const RunResult ref = serial_reference("rkmk4", false, mine, 12.0);
+  expect_bitwise(dist, ref);
+  const RunResult all = serial_reference("rkmk4", false, mine);
+  EXPECT_NE(all.obs.get("potential_energy"), ref.obs.get("potential_energy")) << "the cutoff must matter";
 }
 
 TEST(DipolarMpi, AdaptiveRkmk54BitwiseForEveryLayout) {
