@@ -189,7 +189,9 @@ void Dipolar::make_random_state(bool planar) {
       const double R[9] = {c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0};
       std::copy(R, R + 9, Q);
     } else {
-      Eigen::Quaterniond qt(rng.normal(), rng.normal(), rng.normal(), rng.normal());  // (w, x, y, z)
+      // Draw in a fixed sequence (the order of evaluation of function arguments is unspecified).
+      const double w = rng.normal(), x = rng.normal(), yq = rng.normal(), z = rng.normal();
+      Eigen::Quaterniond qt(w, x, yq, z);
       qt.normalize();
       MapQ{Q} = qt.toRotationMatrix();
     }
@@ -410,17 +412,6 @@ double Dipolar::potential_energy(const double* y) {
   for (const auto& r : rows_) v.add(r.energy);
   ctx_.allreduce(std::span<par::ExactSum>(&v, 1));
   return v.value();
-}
-
-double Dipolar::kinetic_energy(const double* y) const {
-  par::ExactSum k;
-  for (std::size_t li = 0; li < range_.size(); ++li) {
-    const double* s = y + kStateDim * li;
-    k.add(0.5 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]) / p_.mass);
-    k.add(0.5 * (s[15] * s[15] / p_.inertia[0] + s[16] * s[16] / p_.inertia[1] + s[17] * s[17] / p_.inertia[2]));
-  }
-  ctx_.allreduce(std::span<par::ExactSum>(&k, 1));
-  return k.value();
 }
 
 void Dipolar::observables(double, const double* y, Observables& out) {

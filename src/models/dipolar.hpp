@@ -81,8 +81,6 @@ class Dipolar final : public Model {
 
   /// V(y) = sum_{i<j} V_ij over all bodies. Collective; same value on all ranks.
   double potential_energy(const double* y);
-  /// sum_i |p_i|^2/(2M) + m_i.I^-1 m_i / 2. Collective.
-  double kinetic_energy(const double* y) const;
 
   const DipolarParams& params() const { return p_; }
   std::size_t local_bodies() const { return range_.size(); }
