@@ -5,6 +5,11 @@
 # efficiency(layout) = t(1x1) / (2 t(layout)), with t the best of REPEATS runs (the machine is
 # shared: the best run is the one least disturbed by other processes).
 #   usage: scripts/bench/dipolar_efficiency.sh [BUILD_DIR] [N] [EVALS] [REPEATS]
+# On a machine shared with other users, Linux autogroup scheduling (sched_autogroup_enabled = 1)
+# gives every *session* an equal CPU share: two ranks of one session then get the share of one
+# core (measured: two pinned busy loops each ran 1.9x slower side by side than alone), whatever
+# their nice value. Measure in a session of its own with a raised autogroup priority:
+#   setsid bash -c 'echo -20 > /proc/$$/autogroup; scripts/bench/<this script> ...'
 set -euo pipefail
 BUILD=${1:-build}
 N=${2:-4000}
@@ -24,6 +29,7 @@ best() {  # min over REPEATS of the first column, with its comm column
 }
 
 echo "# dipolar force evaluation, N=$N, $EVALS evaluations per run, best of $REPEATS"
+echo "# autogroup $(cat /proc/self/autogroup 2>/dev/null || echo n/a)"
 echo "# host $(hostname), $(nproc) cores; load before: $(uptime | sed 's/.*load average: //')"
 printf "%-8s %-10s %14s %14s %10s\n" sums layout s_per_eval comm_s_per_eval efficiency
 for sums in ordered newton3; do
