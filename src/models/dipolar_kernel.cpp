@@ -14,7 +14,9 @@
 
 namespace lie::dipolar {
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(LIEBENCH_KERNEL_CLONES)
+// set by the includer (tools comparing the ISA variants)
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define LIEBENCH_KERNEL_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define LIEBENCH_KERNEL_CLONES
