@@ -23,7 +23,7 @@
 // on one rank (UsageError otherwise); the other ranks hold none and idle.
 #include <vector>
 
-#include "methods/slgi.hpp"  // ImplicitSolveOptions
+#include "methods/implicit_solve.hpp"
 #include "methods/stepper.hpp"
 #include "models/sphere_lagrangian.hpp"
 

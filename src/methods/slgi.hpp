@@ -31,17 +31,11 @@
 #include <string>
 #include <vector>
 
+#include "methods/implicit_solve.hpp"
 #include "methods/stepper.hpp"
 #include "models/cotangent_hamiltonian.hpp"
 
 namespace lie {
-
-struct ImplicitSolveOptions {
-  enum class Kind { Newton, FixedPoint };
-  Kind kind = Kind::Newton;
-  double tol = 1e-13;
-  long max_iter = 30;
-};
 
 class SlgiStepper final : public Stepper {
  public:
