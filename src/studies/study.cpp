@@ -11,7 +11,7 @@ const bool kStudyKeys = declare_options({
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const std::string kind = cfg.get_string("study");
   const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
-  if (e.check) e.check(cfg, ctx);
+  // Every study validates its whole configuration (check) before it creates any file.
   e.run(cfg, ctx, req);
 }
 
