@@ -1,9 +1,10 @@
 // liebench: the command-line front end.
 //   liebench --help | --version
 //   liebench list [groups|methods|models|studies|keys] [--markdown]
-//   liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force]
+//   liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]
 //   liebench <command> ...   (report, merge, ...: registered commands, see `liebench --help`)
-// Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure.
+// Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure, 128 + signal when
+// a study was stopped by SIGTERM/SIGINT/... (no result file written, earlier file intact).
 #include <mpi.h>
 #include <omp.h>
 
@@ -23,6 +24,7 @@
 #include "methods/stepper.hpp"
 #include "models/model.hpp"
 #include "parallel/context.hpp"
+#include "studies/interrupt.hpp"
 #include "studies/study.hpp"
 
 namespace po = boost::program_options;
@@ -54,7 +56,8 @@ void print_usage(std::ostream& os) {
   for (const auto* c : CommandRegistry::instance().all()) os << "  liebench " << c->usage << "\n        " << c->summary << "\n";
   os << "  liebench --version\n\n"
         "Run in parallel with `mpirun -n P liebench run FILE.cfg` (OMP_NUM_THREADS threads per rank).\n"
-        "Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure.\n";
+        "Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure,\n"
+        "128 + signal when SIGTERM/SIGINT stopped a study (no result file written, an earlier one kept).\n";
 }
 
 // ------------------------------------------------------------------ list
@@ -177,7 +180,12 @@ int cmd_run(int argc, char** argv) {
   }
   if (vm.count("help")) {
     if (g_rank == 0)
-      std::cout << "usage: liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force]\n\n"
+      std::cout << "usage: liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]\n\n"
+                << "The study kind is the key `study` (" << StudyRegistry::instance().names()
+                << "); every key below can be set in the\n"
+                   "experiment file (`key = value`, or `[section]` + `key = value` for `section.key`) and\n"
+                   "overridden on the command line (`--key=value`). Lists are comma separated; a list of\n"
+                   "methods, steps, dt or tol is a grid axis, and `grid` adds axes over any other key.\n\n"
                 << cli << "\n"
                 << keys << "\n";
     return 0;
@@ -254,6 +262,10 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     if (g_rank == 0) std::cerr << "liebench: error: " << e.what() << "\n";
     status = 2;
+  } catch (const studies::Interrupted& e) {
+    // A signal stopped a study: every rank got here together; 128 + signal as a shell would.
+    if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
+    status = 128 + e.signal();
   } catch (const std::exception& e) {
     std::cerr << "liebench: failure" << (g_rank ? " on rank " + std::to_string(g_rank) : std::string()) << ": "
               << e.what() << "\n";

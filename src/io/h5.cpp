@@ -176,7 +176,7 @@ File File::open_read(const std::string& path) {
 void File::close() {
   if (!h_.valid()) return;
   const hid_t id = h_.release();
-  check(H5Fclose(id), "close file '" + path_ + "' (write error or disk full?)");
+  check(H5Fclose(id), "close file '" + path_ + "' (objects still open, a write error or a full disk)");
 }
 
 // ------------------------------------------------------------------ groups and links
@@ -351,9 +351,10 @@ double attr_double(hid_t obj, const std::string& name) {
 
 std::int64_t attr_int(hid_t obj, const std::string& name) {
   Handle a = open_attr(obj, name);
-  std::int64_t v = 0;
-  check(H5Aread(a, H5T_NATIVE_INT64, &v), "read attribute " + where(obj, name));
-  return v;
+  Handle sp(H5Aget_space(a));
+  std::vector<std::int64_t> v(std::max<std::size_t>(npoints(sp), 1), 0);
+  check(H5Aread(a, H5T_NATIVE_INT64, v.data()), "read attribute " + where(obj, name));
+  return v[0];  // the first element of an array attribute
 }
 
 std::string attr_text(hid_t obj, const std::string& name) {

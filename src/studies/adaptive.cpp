@@ -71,7 +71,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res);
-    const double err = res.ok() ? model->state_distance(res.y.data(), ref.y.data(), ctx) : NAN;
+    const double err = res.ok() ? solution_distance(*model, res.y.data(), ref.y.data(), ctx) : NAN;
     row.set("error", err);
     row.set("error_scale", ref.scale);
     row.set("reference_error", ref.error_estimate);
@@ -96,7 +96,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
       row.set("compare_method", compare);
       row.set("compare_steps", n);
       row.set("compare_rhs_evaluations", static_cast<std::int64_t>(c.counters.rhs));
-      row.set("compare_error", c.ok() ? model->state_distance(c.y.data(), ref.y.data(), ctx) : NAN);
+      row.set("compare_error", c.ok() ? solution_distance(*model, c.y.data(), ref.y.data(), ctx) : NAN);
       out.write_state(g, "compare_final_state", *model, c.y.data(), plan.t_final);
     }
     out.end_run(g, r, std::move(row));

@@ -49,10 +49,10 @@ LineFit least_squares(const std::vector<double>& x, const std::vector<double>& y
 
 std::string OrderFitRule::describe() const {
   std::ostringstream os;
-  os << "least squares of log10(error) vs log10(h); points with error <= max(" << floor_factor << " eps |y(T)|, "
-     << reference_factor << " x reference error estimate) excluded; end points (coarsest or finest h, larger "
-     << "|residual| first) dropped while |residual| > " << max_residual << " and more than " << min_points
-     << " points remain";
+  os << "least squares of log10(error) vs log10(h); errors <= max(" << floor_factor << " eps |y(T)|, "
+     << reference_factor << " x reference error estimate) excluded; the end point (coarsest or finest h) that is "
+     << "further out of line is dropped while its |residual| > " << max_residual << " or its end-segment rate differs "
+     << "from the slope by > " << rate_tolerance << ", keeping at least " << min_points << " points";
   return os.str();
 }
 
@@ -77,12 +77,18 @@ OrderFit observed_order(const std::vector<double>& h, const std::vector<double>&
     return least_squares(x, y);
   };
   LineFit f = fit_of(idx);
-  while (idx.size() > std::max<std::size_t>(rule.min_points, 2) && f.max_abs_residual > rule.max_residual) {
-    auto residual = [&](std::size_t i) {
-      return std::fabs(std::log10(error[i]) - (f.intercept + f.slope * std::log10(h[i])));
-    };
-    const double r_fine = residual(idx.front()), r_coarse = residual(idx.back());
-    if (r_coarse >= r_fine) idx.pop_back();
+  // How far an end point is out of line, relative to the thresholds (> 1: out of line).
+  auto excess = [&](bool coarse_end) {
+    const std::size_t a = coarse_end ? idx.back() : idx.front();
+    const std::size_t b = coarse_end ? idx[idx.size() - 2] : idx[1];
+    const double residual = std::fabs(std::log10(error[a]) - (f.intercept + f.slope * std::log10(h[a])));
+    const double rate = std::log(error[a] / error[b]) / std::log(h[a] / h[b]);
+    return std::max(residual / rule.max_residual, std::fabs(rate - f.slope) / rule.rate_tolerance);
+  };
+  while (idx.size() > std::max<std::size_t>(rule.min_points, 2)) {
+    const double coarse = excess(true), fine = excess(false);
+    if (std::max(coarse, fine) <= 1.0) break;
+    if (coarse >= fine) idx.pop_back();
     else idx.erase(idx.begin());
     f = fit_of(idx);
   }

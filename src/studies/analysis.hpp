@@ -21,15 +21,19 @@ LineFit least_squares(const std::vector<double>& x, const std::vector<double>& y
 ///  1. candidates: points with a finite error e > floor, where
 ///     floor = max(floor_factor * eps * scale, reference_factor * reference_error);
 ///     points at or below it are at the round-off floor (or below what the reference resolves);
-///  2. least squares of log10 e against log10 h over the candidates; while more than
-///     min_points remain and some |residual| > max_residual (log10 units), drop the end point
-///     (coarsest or finest h) with the larger |residual| (the coarsest on ties) -- coarse points
-///     outside the asymptotic regime and fine points near round-off leave this way;
+///  2. least squares of log10 e against log10 h over the candidates. An end of the range (the
+///     coarsest or the finest point) is out of line when its |residual| exceeds max_residual
+///     (log10 units) or the rate of its end segment, log(e_a/e_b)/log(h_a/h_b) between the two
+///     outermost points, differs from the fitted slope by more than rate_tolerance. While an end
+///     is out of line and more than min_points remain, drop the worse end (larger excess,
+///     measured relative to its threshold; the coarsest on ties) and refit: coarse points
+///     before the asymptotic regime and fine points near round-off leave this way;
 ///  3. the slope of the final fit is the observed order; the h range used is stored.
 struct OrderFitRule {
   double floor_factor = 1e3;      // x eps x scale
   double reference_factor = 10.0; // x the reference solution's own error estimate
   double max_residual = 0.1;      // log10 units (a factor 1.26)
+  double rate_tolerance = 0.1;    // |end-segment rate - fitted slope|
   std::size_t min_points = 3;
   std::string describe() const;
 };

@@ -42,7 +42,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     h5::Handle g = out.begin_run(r, pcfg);
     const RunResult res = execute_run(*model, *stepper, ctx, fixed_integration(plan.t0, plan.t_final, r.step.steps),
                                       Sampling{}, out.hooks());
-    const double err = res.ok() ? model->state_distance(res.y.data(), ref.y.data(), ctx) : NAN;
+    const double err = res.ok() ? solution_distance(*model, res.y.data(), ref.y.data(), ctx) : NAN;
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res);

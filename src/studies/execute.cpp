@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "io/state_io.hpp"
 #include "studies/interrupt.hpp"
 
 namespace lie::studies {
@@ -39,6 +40,23 @@ const std::vector<double>* TimeSeries::find(const std::string& name) const {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return &values[i];
   return nullptr;
+}
+
+double solution_distance(const Model& model, const double* a, const double* b, const par::Context& ctx) {
+  if (ctx.size() > 1 && io::state_rows(model, ctx).replicated) {
+    const par::Context self(MPI_COMM_SELF, ctx.deterministic());
+    return model.state_distance(a, b, self);
+  }
+  return model.state_distance(a, b, ctx);
+}
+
+double solution_norm(const Model& model, const double* y, const par::Context& ctx) {
+  const std::size_t n = model.space().state_size();
+  if (ctx.size() > 1 && io::state_rows(model, ctx).replicated) {
+    const par::Context self(MPI_COMM_SELF, ctx.deterministic());
+    return std::sqrt(self.sum_of_squares(y, n));
+  }
+  return std::sqrt(ctx.sum_of_squares(y, n));
 }
 
 std::uint64_t checkpoint_stride(const par::Context& ctx) { return ctx.size() > 1 ? 64 : 8; }

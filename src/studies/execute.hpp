@@ -74,6 +74,13 @@ struct RunResult {
 RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const Integration& integ,
                       const Sampling& sampling, const RunHooks& hooks, const std::vector<double>* y0 = nullptr);
 
+/// Model::state_distance(a, b), except that models which replicate their components on every
+/// rank (io::StateRows::replicated) are measured on one rank (their state is complete
+/// everywhere; reducing over ranks would count it P times). Collective.
+double solution_distance(const Model& model, const double* a, const double* b, const par::Context& ctx);
+/// |y| with the same convention.
+double solution_norm(const Model& model, const double* y, const par::Context& ctx);
+
 /// Steps between collective stop checks (cheap on one rank, an allreduce otherwise).
 std::uint64_t checkpoint_stride(const par::Context& ctx);
 

@@ -16,6 +16,7 @@
 #include "io/h5.hpp"
 #include "io/provenance.hpp"
 #include "io/safe_output.hpp"
+#include "studies/interrupt.hpp"
 #include "studies/output.hpp"
 #include "studies/plan.hpp"
 #include "studies/tables.hpp"
@@ -139,7 +140,11 @@ int merge_main(const std::vector<std::string>& args) {
   }
   io::SafeOutput::check(output, force, MPI_COMM_SELF);
 
-  // ---- write
+  // ---- write (a signal stops the merge and removes the temporary file)
+  InterruptGuard guard;
+  auto poll = [] {
+    if (const int sig = pending_signal()) throw Interrupted(sig);
+  };
   io::SafeOutput safe(output, force, MPI_COMM_SELF);
   {
     h5::File out = h5::File::create_serial(safe.temp_path());
@@ -153,6 +158,7 @@ int merge_main(const std::vector<std::string>& args) {
     for (const auto& [idx, k] : owner) {
       const std::string& name = parts[k].runs.at(idx);
       h5::copy(parts[k].file.id(), "runs/" + name, dst, "runs/" + name);
+      poll();
     }
     // reference solutions (identical in every part that computed them)
     std::set<std::string> refs;
@@ -212,6 +218,7 @@ int merge_main(const std::vector<std::string>& args) {
     h5::attr(prov, "merged_at", io::utc_now());
     h5::attr(prov, "merged_by", io::code_version());
     h5::attr(dst, "runs_in_file", static_cast<std::int64_t>(summary.rows()));
+    poll();
     out.close();
   }
   safe.commit();

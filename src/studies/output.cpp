@@ -186,7 +186,11 @@ h5::Handle StudyOutput::begin_run(const RunSpec& run, const Config& run_cfg) {
   h5::attr(g, "params", run.params_text());
   for (const auto& [k, v] : run.params) h5::attr(g, k, v);
   if (run.layout) h5::attr(g, "layout", run.layout->text());
-  h5::attr(g, "config", run_cfg.resolved_text());
+  // The configuration of this run alone (liebench run on it repeats exactly this run).
+  std::vector<std::pair<std::string, std::string>> single = {{"methods", run.method}, {"grid", ""}};
+  if (run.step.kind != StepKind::None) single.emplace_back(step_kind_key(run.step.kind), run.step.text);
+  if (run.layout) single.emplace_back("scaling.layouts", run.layout->text());
+  h5::attr(g, "config", run_cfg.with(single).resolved_text());
   return g;
 }
 

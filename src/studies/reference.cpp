@@ -102,9 +102,9 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
     ref.y = r.y;
     const RunResult c = execute_run(*model, *stepper, ctx_, rough, Sampling{}, hooks);
     coarse = c.y;
-    ref.error_estimate = c.ok() ? model->state_distance(ref.y.data(), coarse.data(), ctx_) : INFINITY;
+    ref.error_estimate = c.ok() ? solution_distance(*model, ref.y.data(), coarse.data(), ctx_) : INFINITY;
   }
-  ref.scale = std::sqrt(ctx_.sum_of_squares(ref.y.data(), ref.y.size()));
+  ref.scale = solution_norm(*model, ref.y.data(), ctx_);
 
   // store it
   char name[32];

@@ -147,7 +147,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     if (model->capabilities().exact_solution && res.ok()) {
       std::vector<double> ex(res.y.size());
       model->exact_solution(plan.t_final - plan.t0, ex.data());
-      row.set("error", model->state_distance(res.y.data(), ex.data(), ctx));
+      row.set("error", solution_distance(*model, res.y.data(), ex.data(), ctx));
       row.set("reference", std::string("exact"));
     }
     if (res.adaptive && !res.adaptive->h.empty()) {

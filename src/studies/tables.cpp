@@ -16,6 +16,9 @@ namespace {
 const bool kKeys = declare_options({
     {"convergence.fit_residual", OptionType::PositiveReal, "0.1",
      "observed order: drop end points while a |residual| of the log10 fit exceeds this", {}, "convergence"},
+    {"convergence.rate_tolerance", OptionType::PositiveReal, "0.1",
+     "observed order: drop end points while the rate of the end segment differs from the fitted slope by more", {},
+     "convergence"},
     {"convergence.floor_factor", OptionType::PositiveReal, "1000",
      "observed order: ignore errors below floor_factor x eps x |y(T)| (round-off floor)", {}, "convergence"},
     {"convergence.reference_factor", OptionType::PositiveReal, "10",
@@ -415,6 +418,7 @@ OrderFitRule fit_rule(const std::map<std::string, std::string>& p) {
   OrderFitRule r;
   r.max_residual = param_double(p, "convergence.fit_residual", r.max_residual);
   r.floor_factor = param_double(p, "convergence.floor_factor", r.floor_factor);
+  r.rate_tolerance = param_double(p, "convergence.rate_tolerance", r.rate_tolerance);
   r.reference_factor = param_double(p, "convergence.reference_factor", r.reference_factor);
   r.min_points = static_cast<std::size_t>(param_double(p, "convergence.min_points", static_cast<double>(r.min_points)));
   return r;
