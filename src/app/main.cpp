@@ -147,9 +147,13 @@ std::string read_file(const std::string& path) {
 }
 
 std::string translate_po_error(const po::error& e, const std::string& where) {
-  if (auto* u = dynamic_cast<const po::unknown_option*>(&e))
-    return "unknown key '" + u->get_option_name() + "'" + where +
+  if (auto* u = dynamic_cast<const po::unknown_option*>(&e)) {
+    std::string key = u->get_option_name();  // "--bogus=1" -> "bogus"
+    key = key.substr(std::min(key.find_first_not_of('-'), key.size()));
+    key = key.substr(0, key.find('='));
+    return "unknown key '" + key + "'" + where +
            "; run `liebench run --help` for the list of keys (or `liebench list keys`)";
+  }
   if (auto* m = dynamic_cast<const po::multiple_occurrences*>(&e))
     return "key '" + m->get_option_name() + "' given more than once" + where;
   return std::string(e.what()) + where;

@@ -35,6 +35,17 @@ void fsync_path(const std::string& path, bool directory) {
   ::close(fd);
 }
 
+// Writability as it will be used: create (and remove) a probe file next to the output
+// (access(2) says yes to root even on directories where creating a file fails).
+bool can_create_in(const std::string& final_path) {
+  const std::string probe = final_path + ".probe." + std::to_string(static_cast<long>(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return false;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return true;
+}
+
 }  // namespace
 
 std::string directory_of(const std::string& path) {
@@ -57,7 +68,7 @@ void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm)
     } else if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
       problem = "output directory '" + dir + "' does not exist; create it (mkdir -p " + dir +
                 ") or choose another --output";
-    } else if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    } else if (!can_create_in(final_path)) {
       problem = "output directory '" + dir + "' is not writable (" + std::strerror(errno) +
                 "); choose another --output";
     } else if (::stat(final_path.c_str(), &st) == 0) {
