@@ -48,7 +48,7 @@ std::string version_text() {
 void print_usage(std::ostream& os) {
   os << "liebench -- benchmark suite for Lie group integrators on mechanical systems\n\n"
         "usage:\n"
-        "  liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force]\n"
+        "  liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]\n"
         "        run the experiment described by FILE.cfg; any key of the file can be given (and\n"
         "        overridden) on the command line; `liebench run --help` lists every key\n"
         "  liebench list [groups|methods|models|studies|keys] [--markdown]\n"
@@ -206,7 +206,10 @@ int cmd_run(int argc, char** argv) {
   po::notify(vm);
 
   std::string command_line;
-  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    if (i) command_line += ' ';
+    command_line += argv[i];
+  }
   const Config cfg(vm, text, command_line, file);
 
   RunRequest req;

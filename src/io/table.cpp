@@ -104,7 +104,8 @@ std::string render(const Table& t, TableFormat f) {
       line(t.header);
       os << "|";
       for (std::size_t j = 0; j < nc; ++j)
-        os << (is_numeric(t, j) ? std::string(w[j] + 1, '-') + ":|" : ":" + std::string(w[j] + 1, '-') + "|");
+        if (is_numeric(t, j)) os << std::string(w[j] + 1, '-') << ":|";
+        else os << ":" << std::string(w[j] + 1, '-') << "|";
       os << "\n";
       for (const auto& r : t.rows) line(r);
       if (!t.notes.empty()) {

@@ -356,7 +356,10 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     if (l.ranks == here.ranks && l.threads == here.threads) layout_listed = true;
   if (!layout_listed) {
     std::string list;
-    for (const auto& l : plan.layouts) list += (list.empty() ? "" : " ") + l.text();
+    for (const auto& l : plan.layouts) {
+      if (!list.empty()) list += ' ';
+      list += l.text();
+    }
     throw UsageError("this job runs as " + here.text() + " (MPI ranks x OpenMP threads) but scaling.layouts = " + list +
                      "; launch one job per listed layout (studies/scaling/run_layouts.sh does this) or add " +
                      here.text() + " to scaling.layouts");

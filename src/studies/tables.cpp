@@ -96,7 +96,12 @@ std::string step_text(const StudyFile& f, std::size_t i) {
 
 std::string range_text(double a, double b) {
   if (!std::isfinite(a) || !std::isfinite(b)) return "-";
-  return "[" + io::fmt_sci(a, 2) + ", " + io::fmt_sci(b, 2) + "]";
+  std::string s = "[";
+  s += io::fmt_sci(a, 2);
+  s += ", ";
+  s += io::fmt_sci(b, 2);
+  s += ']';
+  return s;
 }
 
 // ------------------------------------------------------------------ convergence
