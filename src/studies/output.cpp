@@ -91,7 +91,7 @@ double run_work(const RunSpec& run) {
   return 1.0;
 }
 
-void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg) {
+void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author) {
   const hid_t root = f.id();
   h5::attr(root, "liebench_format", kFormat);
   h5::attr(root, "study", plan.kind);
@@ -102,8 +102,7 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg) {
     h5::Handle g = h5::create_group(root, "h5md");
     h5::attr(g, "version", std::vector<std::int64_t>{1, 1});
     h5::Handle a = h5::create_group(g, "author");
-    const char* user = std::getenv("USER");
-    h5::attr(a, "name", user ? user : "unknown");
+    h5::attr(a, "name", author.empty() ? std::string("unknown") : author);
     h5::Handle c = h5::create_group(g, "creator");
     h5::attr(c, "name", "liebench");
     h5::attr(c, "version", io::code_version());
@@ -153,7 +152,7 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
   std::string command_line = cfg.command_line();
   prov_ = io::collect_provenance(ctx_, command_line);
   file_ = h5::File::create(safe_.temp_path(), ctx_.comm());
-  write_header(file_, plan_, cfg);
+  write_header(file_, plan_, cfg, prov_.user);
   double total = 0.0;
   for (std::size_t i : plan_.selected) total += run_work(plan_.runs[i]);
   progress_ = std::make_unique<Progress>(req.progress && ctx_.is_root(), total, plan_.selected.size(),
@@ -222,7 +221,8 @@ void StudyOutput::write_result(hid_t g, const RunResult& res) {
   const auto names = union_names(ctx_, mine);
   h5::Handle tg = h5::create_group(g, "timings");
   h5::attr(tg, "description",
-           "wall-clock seconds per phase on every rank (dataset index = rank); integrate = time stepping "
+           "wall-clock seconds per phase on every rank (dataset index = rank; attrs min, mean, max over ranks); "
+           "integrate = time stepping "
            "without sampling; model.<phase> = timers the model/methods recorded in par::Context");
   for (const auto& name : names) {
     auto it = res.phases.find(name);
@@ -231,6 +231,15 @@ void StudyOutput::write_result(hid_t g, const RunResult& res) {
     MPI_Allgather(&mine_v, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, ctx_.comm());
     h5::Handle d = h5::write_vector(file_, tg, name, all);
     h5::attr(d, "unit", "s");
+    double mn = all.empty() ? 0.0 : all[0], mx = mn, sum = 0.0;
+    for (double v : all) {
+      mn = std::min(mn, v);
+      mx = std::max(mx, v);
+      sum += v;
+    }
+    h5::attr(d, "min", mn);
+    h5::attr(d, "mean", all.empty() ? 0.0 : sum / static_cast<double>(all.size()));
+    h5::attr(d, "max", mx);
   }
 }
 

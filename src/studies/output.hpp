@@ -84,7 +84,7 @@ class StudyOutput {
 Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res);
 
 /// Writes the header groups (/h5md, /parameters, /study) of a study file (collective).
-void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg);
+void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author);
 
 /// Error statistics of the time series (see analysis.hpp) as metric cells:
 /// "<prefix>.max", ".mean", ".drift", ".final" for each observable with a role.

@@ -30,7 +30,8 @@ const bool kKeys = declare_options({
     {"sample_every", OptionType::NonNegativeInt, "0",
      "record observables every k steps (0: automatic, about 1000 samples per run)", {}, "study"},
     {"sample_dt", OptionType::NonNegativeReal, "0",
-     "record observables every sample_dt time units instead (adaptive runs land exactly on these times)", {},
+     "record observables every sample_dt time units instead (fixed steps: rounded to whole steps; adaptive runs "
+     "land exactly on these times)", {},
      "study"},
     {"save_state", OptionType::Bool, "false",
      "simulate: also write the state (H5MD /particles/<group>/...) every state_every steps", {}, "study"},

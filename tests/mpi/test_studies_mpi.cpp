@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 #include "app/commands.hpp"
 #include "io/h5.hpp"
@@ -24,19 +25,29 @@ int world_rank() {
   return r;
 }
 
-/// A scratch directory made by rank 0, known to every rank.
-std::string shared_scratch() {
-  static std::string dir = [] {
+/// A scratch directory made by rank 0, known to every rank, removed by rank 0 at exit.
+struct SharedScratch {
+  std::string dir;
+  bool owner = false;
+  SharedScratch() {
     char buf[256] = {0};
-    if (world_rank() == 0) {
+    owner = world_rank() == 0;
+    if (owner) {
       char tmpl[] = "/tmp/liebench_mpi_XXXXXX";
       const char* d = mkdtemp(tmpl);
-      std::snprintf(buf, sizeof buf, "%s", d ? d : "/tmp");
+      std::snprintf(buf, sizeof buf, "%s", d ? d : "");
     }
     MPI_Bcast(buf, sizeof buf, MPI_CHAR, 0, MPI_COMM_WORLD);
-    return std::string(buf);
-  }();
-  return dir;
+    dir = buf;
+  }
+  ~SharedScratch() {
+    if (owner && !dir.empty()) std::filesystem::remove_all(dir);
+  }
+};
+
+std::string shared_scratch() {
+  static SharedScratch s;
+  return s.dir;
 }
 
 void run_on(MPI_Comm comm, const std::vector<std::pair<std::string, std::string>>& kv, const std::string& out,

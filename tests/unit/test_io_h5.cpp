@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -20,10 +21,21 @@ using namespace lie;
 
 namespace {
 
+/// Scratch directories of this test program, removed at exit.
+struct ScratchDirs {
+  std::vector<std::string> dirs;
+  ~ScratchDirs() {
+    for (const auto& d : dirs) std::filesystem::remove_all(d);
+  }
+};
+
 std::string scratch_dir() {
+  static ScratchDirs all;
   char tmpl[] = "/tmp/liebench_io_XXXXXX";
   const char* d = mkdtemp(tmpl);
-  return d ? d : "/tmp";
+  if (!d) throw std::runtime_error("cannot create a scratch directory in /tmp");
+  all.dirs.emplace_back(d);
+  return d;
 }
 
 bool file_exists(const std::string& p) {

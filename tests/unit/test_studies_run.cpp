@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 
 #include "io/h5.hpp"
@@ -19,13 +20,22 @@ using namespace lie::studies;
 
 namespace {
 
-std::string scratch(const std::string& name) {
-  static std::string dir = [] {
+/// A scratch directory for this test program, removed at exit.
+struct Scratch {
+  std::string dir;
+  Scratch() {
     char tmpl[] = "/tmp/liebench_studies_XXXXXX";
     const char* d = mkdtemp(tmpl);
-    return std::string(d ? d : "/tmp");
-  }();
-  return dir + "/" + name;
+    dir = d ? d : "";
+  }
+  ~Scratch() {
+    if (!dir.empty()) std::filesystem::remove_all(dir);
+  }
+};
+
+std::string scratch(const std::string& name) {
+  static Scratch s;
+  return s.dir + "/" + name;
 }
 
 bool exists(const std::string& p) {
