@@ -73,24 +73,39 @@ void list_groups(std::ostream& os, bool md) {
   }
 }
 
+// A Markdown table cell: '|' would end the cell.
+std::string md_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 void list_methods(std::ostream& os, bool md) {
   if (md)
     os << "| method | family | order | embedded | stages | exps/step | explicit | description | source |\n"
           "|---|---|---|---|---|---|---|---|---|\n";
   else
-    os << "Methods:\n  " << std::left << std::setw(18) << "name" << std::setw(11) << "family" << std::setw(7)
+    os << "Methods:\n  " << std::left << std::setw(18) << "name" << std::setw(11) << "family" << std::setw(8)
        << "order" << std::setw(10) << "embedded" << std::setw(8) << "stages" << std::setw(11) << "exps/step"
        << std::setw(10) << "explicit" << "description\n";
   for (const auto* m : MethodRegistry::instance().all()) {
     const MethodInfo& i = m->info;
-    const std::string emb = i.embedded_order ? std::to_string(i.embedded_order) : "-";
+    // Methods built from a user tableau report the order computed from it at run time.
+    const bool user = i.order == 0;
+    const std::string order = user ? "tableau" : std::to_string(i.order);
+    const std::string emb = user ? "tableau" : i.embedded_order ? std::to_string(i.embedded_order) : "-";
+    const std::string stages = user ? "s" : std::to_string(i.stages);
+    const std::string exps = user && i.lie_group ? "s" : std::to_string(i.exps_per_step);
     if (md)
-      os << "| `" << i.name << "` | " << i.family << " | " << i.order << " | " << emb << " | " << i.stages << " | "
-         << i.exps_per_step << " | " << (i.is_explicit ? "yes" : "no") << " | " << i.description << " | "
-         << i.source << " |\n";
+      os << "| `" << i.name << "` | " << i.family << " | " << order << " | " << emb << " | " << stages << " | "
+         << exps << " | " << (i.is_explicit ? "yes" : "no") << " | " << md_cell(i.description) << " | "
+         << md_cell(i.source) << " |\n";
     else
-      os << "  " << std::left << std::setw(18) << i.name << std::setw(11) << i.family << std::setw(7) << i.order
-         << std::setw(10) << emb << std::setw(8) << i.stages << std::setw(11) << i.exps_per_step << std::setw(10)
+      os << "  " << std::left << std::setw(18) << i.name << std::setw(11) << i.family << std::setw(8) << order
+         << std::setw(10) << emb << std::setw(8) << stages << std::setw(11) << exps << std::setw(10)
          << (i.is_explicit ? "yes" : "no") << i.description << "  " << i.source << "\n";
   }
 }

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 namespace lie {
@@ -254,6 +255,27 @@ Config Config::from_pairs(const std::vector<std::pair<std::string, std::string>>
     c.explicit_.insert(k);
   }
   return c;
+}
+
+Config Config::from_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot open experiment file '" + path + "' (no such file or not readable)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  const po::options_description keys = OptionCatalog::instance().description(false);
+  po::variables_map vm;
+  try {
+    std::istringstream is(text);
+    po::store(po::parse_config_file(is, keys, false), vm);
+  } catch (const po::unknown_option& e) {
+    throw UsageError("unknown key '" + e.get_option_name() + "' in " + path +
+                     "; run `liebench run --help` for the list of keys");
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " in " + path);
+  }
+  po::notify(vm);
+  return Config(vm, text, "", path);
 }
 
 Config Config::with(const std::vector<std::pair<std::string, std::string>>& kv) const {
