@@ -70,7 +70,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, out.hooks());
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
-    Row row = base_row(plan, r, &res);
+    Row row = base_row(plan, r, &res, stepper->info());
     const double err = res.ok() ? solution_distance(*model, res.y.data(), ref.y.data(), ctx) : NAN;
     row.set("error", err);
     row.set("error_scale", ref.scale);

@@ -45,7 +45,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     const double err = res.ok() ? solution_distance(*model, res.y.data(), ref.y.data(), ctx) : NAN;
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
-    Row row = base_row(plan, r, &res);
+    Row row = base_row(plan, r, &res, stepper->info());
     row.set("error", err);
     row.set("error_scale", ref.scale);
     row.set("reference_error", ref.error_estimate);

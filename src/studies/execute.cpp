@@ -12,23 +12,11 @@ namespace lie::studies {
 
 namespace {
 
-// The step-size control keys are read here (one place) until the methods layer offers a
-// builder for them.
+// The step-size control keys (atol, rtol, error_norm, safety, ..., h0) belong to the methods
+// layer (adaptive_options, methods/integrate.hpp); studies add the step limit.
 const bool kKeys = declare_options({
-    {"atol", OptionType::NonNegativeReal, "1",
-     "absolute weight of the adaptive error norm: scale_i = tol * (atol + rtol |y_i|)", {}, "adaptive"},
-    {"rtol", OptionType::NonNegativeReal, "0", "relative weight of the adaptive error norm (see atol)", {}, "adaptive"},
-    {"error_norm", OptionType::Choice, "l2",
-     "norm of the scaled local error estimate (l2 with atol = 1, rtol = 0 is ||sigma - sigma~|| < tol of [P] 4.1)",
-     {"l2", "rms", "max"}, "adaptive"},
-    {"h0", OptionType::NonNegativeReal, "0", "initial step of adaptive runs (0: 1e-3 (T - t0))", {}, "adaptive"},
     {"max_steps", OptionType::PositiveInt, "100000000", "adaptive runs fail after this many accepted steps", {},
      "adaptive"},
-    {"controller.safety", OptionType::PositiveReal, "0.9", "safety factor theta of [P] eq. (33)", {}, "adaptive"},
-    {"controller.min_factor", OptionType::PositiveReal, "0.2", "smallest step ratio h_new/h", {}, "adaptive"},
-    {"controller.max_factor", OptionType::PositiveReal, "5", "largest step ratio h_new/h", {}, "adaptive"},
-    {"controller.h_min", OptionType::PositiveReal, "1e-14", "a step below this fails the run", {}, "adaptive"},
-    {"controller.h_max", OptionType::NonNegativeReal, "0", "largest step (0: no limit)", {}, "adaptive"},
 });
 
 using clock = std::chrono::steady_clock;
@@ -70,32 +58,6 @@ Integration fixed_integration(double t0, double t_final, std::int64_t steps) {
   return in;
 }
 
-ErrorNorm error_norm_for(const Config& cfg, double tol) {
-  ErrorNorm n;
-  const std::string k = cfg.get_choice("error_norm", {"l2", "rms", "max"});
-  n.kind = k == "l2" ? ErrorNorm::Kind::L2 : k == "rms" ? ErrorNorm::Kind::Rms : ErrorNorm::Kind::Max;
-  n.atol = tol * cfg.get_nonnegative("atol");
-  n.rtol = tol * cfg.get_nonnegative("rtol");
-  if (!(n.atol > 0.0) && !(n.rtol > 0.0))
-    throw UsageError("keys 'atol' and 'rtol' are both 0; at least one must be > 0 (defaults: atol = 1, rtol = 0)");
-  return n;
-}
-
-StepController controller_for(const Config& cfg, const MethodInfo& method) {
-  StepController c = StepController::for_pair(method.order, method.embedded_order);
-  c.safety = cfg.get_positive("controller.safety");
-  c.min_factor = cfg.get_positive("controller.min_factor");
-  c.max_factor = cfg.get_positive("controller.max_factor");
-  c.h_min = cfg.get_positive("controller.h_min");
-  const double hmax = cfg.get_nonnegative("controller.h_max");
-  c.h_max = hmax > 0.0 ? hmax : INFINITY;
-  if (c.min_factor >= 1.0 || c.max_factor <= 1.0)
-    throw UsageError("keys controller.min_factor = " + cfg.get_string("controller.min_factor") +
-                     " and controller.max_factor = " + cfg.get_string("controller.max_factor") +
-                     " must satisfy min_factor < 1 < max_factor");
-  return c;
-}
-
 Integration adaptive_integration(const Config& cfg, const MethodInfo& method, double t0, double t_final, double tol,
                                  double sample_dt) {
   Integration in;
@@ -103,13 +65,9 @@ Integration adaptive_integration(const Config& cfg, const MethodInfo& method, do
   in.t0 = t0;
   in.t_final = t_final;
   in.tol = tol;
-  in.options.t0 = t0;
-  in.options.t_final = t_final;
-  in.options.h0 = cfg.get_nonnegative("h0");
+  in.options = adaptive_options(cfg, method, t0, t_final, tol);
   in.options.sample_dt = sample_dt;
   in.options.max_steps = static_cast<std::uint64_t>(cfg.get_int_at_least("max_steps", 1));
-  in.options.norm = error_norm_for(cfg, tol);
-  in.options.controller = controller_for(cfg, method);
   return in;
 }
 

@@ -27,12 +27,11 @@ struct Integration {
   AdaptiveOptions options; // adaptive (norm, controller, h0, sample_dt, max_steps)
 };
 Integration fixed_integration(double t0, double t_final, std::int64_t steps);
-/// Adaptive run with tolerance `tol`: error norm from atol, rtol, error_norm (weights times
-/// tol), controller [P] eq. (33) for the method's orders, h0, max_steps, sample_dt.
+/// Adaptive run with tolerance `tol`: error norm and controller [P] eq. (33) from the methods
+/// layer's keys (adaptive_options: atol, rtol, error_norm, safety, min_factor, max_factor,
+/// h_min, h_max, h0), plus max_steps and the sample spacing.
 Integration adaptive_integration(const Config& cfg, const MethodInfo& method, double t0, double t_final, double tol,
                                  double sample_dt);
-ErrorNorm error_norm_for(const Config& cfg, double tol);
-StepController controller_for(const Config& cfg, const MethodInfo& method);
 
 struct Sampling {
   bool observables = false;     // record Model::observables time series

@@ -73,7 +73,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, out.hooks());
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
-    Row row = base_row(plan, r, &res);
+    Row row = base_row(plan, r, &res, stepper->info());
     if (!integ.adaptive) row.set("sample_every", static_cast<std::int64_t>(sampling.every));
     add_invariant_metrics(row, res.series, chosen);
     if (res.adaptive && !res.adaptive->h.empty()) {

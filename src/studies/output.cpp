@@ -63,7 +63,10 @@ void write_series_element(const h5::File& f, hid_t parent, const std::string& na
                           const std::vector<double>& time, const std::vector<double>& value, const std::string& unit,
                           const std::string& description) {
   h5::Handle g = h5::create_group(parent, name);
-  h5::write_vector(f, g, "step", step);
+  {
+    h5::Handle st = h5::write_vector(f, g, "step", step);
+    h5::attr(st, "description", "step number (accepted steps for adaptive runs)");
+  }
   {
     h5::Handle t = h5::write_vector(f, g, "time", time);
     h5::attr(t, "unit", "time");
@@ -199,7 +202,8 @@ void StudyOutput::write_result(hid_t g, const RunResult& res) {
     h5::attr(og, "description", "observables sampled during the run (H5MD time-series elements)");
     for (std::size_t i = 0; i < res.series.names.size(); ++i) {
       const std::string& name = res.series.names[i];
-      write_series_element(file_, og, name, res.series.step, res.series.time, res.series.values[i], "",
+      write_series_element(file_, og, name, res.series.step, res.series.time, res.series.values[i],
+                           observable_role(name) == ObservableRole::ManifoldError ? "1" : "model units",
                            observable_description(name));
     }
   }
@@ -302,7 +306,7 @@ void StudyOutput::finish(const std::function<void(const h5::File&, const Summary
     progress_->finish("wrote " + safe_.final_path() + " (" + std::to_string(rows_.size()) + " runs)");
 }
 
-Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res) {
+Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res, const MethodInfo& info) {
   Row row;
   row.run_index = static_cast<std::int64_t>(run.index);
   row.set("run_id", run.id);
@@ -318,7 +322,6 @@ Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res) {
     row.set("threads", static_cast<std::int64_t>(run.layout->threads));
     row.set("cores", static_cast<std::int64_t>(run.layout->ranks * run.layout->threads));
   }
-  const MethodInfo& info = MethodRegistry::instance().get(run.method, "method").info;
   row.set("method", run.method);
   row.set("method_order", static_cast<std::int64_t>(info.order));
   row.set("method_embedded_order", static_cast<std::int64_t>(info.embedded_order));

@@ -81,7 +81,7 @@ class StudyOutput {
 
 /// Row cells every study shares: run id, grid values, method and its orders, step values,
 /// status, counters.
-Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res);
+Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res, const MethodInfo& method);
 
 /// Writes the header groups (/h5md, /parameters, /study) of a study file (collective).
 void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author);

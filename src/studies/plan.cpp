@@ -23,7 +23,8 @@ const bool kKeys = declare_options({
     {"dt", OptionType::PositiveRealList, "",
      "step sizes (a grid axis; each must divide t_final - t0); alternative to steps", {}, "study"},
     {"tol", OptionType::PositiveRealList, "",
-     "tolerances of adaptive runs (a grid axis; embedded pairs only); see atol, rtol, error_norm", {}, "study"},
+     "tolerances of adaptive runs (a grid axis; embedded pairs only); see the [adaptive] keys atol, rtol, "
+     "error_norm", {}, "study"},
     {"grid", OptionType::String, "",
      "grid over other keys, e.g. \"free_rigid_body.seed=1,2,3; free_rigid_body.attitude=false,true\" (use '|' "
      "between values that contain commas)", {}, "study"},
@@ -281,13 +282,11 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   plan.methods = cfg.get_list("methods");
   if (plan.methods.empty()) throw UsageError("key 'methods' is empty; name at least one method (`liebench list methods`)");
   for (std::size_t i = 0; i < plan.methods.size(); ++i) {
-    const MethodEntry& e = MethodRegistry::instance().get(plan.methods[i], "method (key 'methods')");
+    MethodRegistry::instance().get(plan.methods[i], "method (key 'methods')");
     for (std::size_t j = 0; j < i; ++j)
       if (plan.methods[j] == plan.methods[i]) throw UsageError("key 'methods' lists '" + plan.methods[i] + "' twice");
-    if ((shape.embedded_only || plan.step_kind == StepKind::Tol) && e.info.embedded_order == 0)
-      throw UsageError("method '" + e.info.name + "' has no embedded error estimator, so it cannot run with a "
-                       "tolerance; use an embedded pair (`liebench list methods`, column 'embedded'), e.g. rkmk54");
   }
+  const bool needs_embedded = shape.embedded_only || plan.step_kind == StepKind::Tol;
 
   // ---- grid axes and layouts
   if (cfg.was_set("grid")) plan.axes = parse_grid(cfg.get_string("grid"));
@@ -392,7 +391,13 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
                          "run --help`, section [" + model->name() + "])");
       io::state_rows(*model, ctx);
       plan.point_has_exact[p] = model->capabilities().exact_solution;
-      for (const auto& m : plan.methods) make_stepper(m, plan.point_configs[p], *model);
+      for (const auto& m : plan.methods) {
+        // the stepper's own info: methods from a user tableau know their orders only now
+        const auto stepper = make_stepper(m, plan.point_configs[p], *model);
+        if (needs_embedded && stepper->info().embedded_order == 0)
+          throw UsageError("method '" + m + "' has no embedded error estimator, so it cannot run with a tolerance; "
+                           "use an embedded pair (`liebench list methods`, column 'embedded'), e.g. rkmk54");
+      }
     } catch (const UsageError& e) {
       if (where.empty()) throw;
       throw UsageError("grid point " + where + ": " + e.what());

@@ -14,11 +14,17 @@ const bool kKeys = declare_options({
     {"reference.method", OptionType::String, "",
      "method of the reference solution for global errors when the model has no exact solution (or to override "
      "it), e.g. rkmk5 with reference.steps, or rkmk54 with reference.tol", {}, "reference"},
-    {"reference.steps", OptionType::PositiveInt, "",
-     "steps of a fixed-step reference run (default: 16 x the largest step count of the study)", {}, "reference"},
+    {"reference.steps", OptionType::NonNegativeInt, "",
+     "steps of a fixed-step reference run (unset or 0: 16 x the largest step count of the study, unless "
+     "reference.tol is set)", {}, "reference"},
     {"reference.tol", OptionType::PositiveReal, "", "tolerance of an adaptive reference run (embedded pair)", {},
      "reference"},
 });
+
+/// reference.steps when set to a count (0 and unset mean "automatic").
+std::int64_t explicit_reference_steps(const Config& cfg) {
+  return cfg.was_set("reference.steps") ? cfg.get_int("reference.steps") : 0;
+}
 
 bool use_reference_run(const StudyPlan& plan, std::size_t point) {
   return plan.cfg.was_set("reference.method") || !plan.point_has_exact[point];
@@ -44,12 +50,13 @@ void ReferenceSolutions::check(const StudyPlan& plan, par::Context& ctx) {
   const std::string m = cfg.get_string("reference.method");
   const MethodEntry& e = MethodRegistry::instance().get(m, "method (key 'reference.method')");
   const bool by_tol = cfg.was_set("reference.tol");
-  if (by_tol && cfg.was_set("reference.steps"))
-    throw UsageError("keys 'reference.steps' and 'reference.tol' are both set; give one");
+  if (by_tol && explicit_reference_steps(cfg) > 0)
+    throw UsageError("keys 'reference.steps' and 'reference.tol' are both set; give one (reference.steps = 0 "
+                     "unsets it)");
   if (by_tol && e.info.embedded_order == 0)
     throw UsageError("key 'reference.method' has value '" + m + "', which has no embedded error estimator, but "
                      "reference.tol is set; use an embedded pair (e.g. rkmk54) or reference.steps");
-  if (!by_tol && !cfg.was_set("reference.steps") && default_reference_steps(plan) == 0)
+  if (!by_tol && explicit_reference_steps(cfg) == 0 && default_reference_steps(plan) == 0)
     throw UsageError("set reference.steps or reference.tol for the reference solution (reference.method = " + m + ")");
   for (std::size_t p = 0; p < plan.points(); ++p) {
     if (!use_reference_run(plan, p)) continue;
@@ -90,7 +97,7 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
       rough = adaptive_integration(cfg, stepper->info(), plan_.t0, plan_.t_final, 10.0 * tol, 0.0);
       ref.description = method + " tol=" + plan_.cfg.get_string("reference.tol");
     } else {
-      steps = plan_.cfg.was_set("reference.steps") ? plan_.cfg.get_int("reference.steps") : default_reference_steps(plan_);
+      steps = explicit_reference_steps(plan_.cfg) > 0 ? explicit_reference_steps(plan_.cfg) : default_reference_steps(plan_);
       fine = fixed_integration(plan_.t0, plan_.t_final, steps);
       rough = fixed_integration(plan_.t0, plan_.t_final, std::max<std::int64_t>(1, steps / 2));
       ref.description = method + " steps=" + std::to_string(steps);
@@ -102,7 +109,15 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
     ref.y = r.y;
     const RunResult c = execute_run(*model, *stepper, ctx_, rough, Sampling{}, hooks);
     coarse = c.y;
-    ref.error_estimate = c.ok() ? solution_distance(*model, ref.y.data(), coarse.data(), ctx_) : INFINITY;
+    const double diff = c.ok() ? solution_distance(*model, ref.y.data(), coarse.data(), ctx_) : INFINITY;
+    if (by_tol) {
+      ref.error_estimate = diff;  // |y(tol) - y(10 tol)|: an upper bound, no order argument
+    } else {
+      // Richardson: with error ~ C h^p, |y_n - y_m| = (r^p - 1) err_n for r = n/m
+      const double r = static_cast<double>(steps) / static_cast<double>(std::max<std::int64_t>(1, steps / 2));
+      const int p = std::max(1, stepper->info().order);
+      ref.error_estimate = diff / (std::pow(r, p) - 1.0);
+    }
   }
   ref.scale = solution_norm(*model, ref.y.data(), ctx_);
 
@@ -119,7 +134,8 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
   h5::attr(g, "scale", ref.scale);
   h5::attr(g, "error_estimate_rule",
            ref.description == "exact" ? std::string("exact solution (Model::exact_solution)")
-                                      : std::string("|y_ref - y_coarse|, coarse = half the steps or 10 x tol"));
+                                      : std::string("fixed steps: |y_n - y_{n/2}| / (2^p - 1) (Richardson); "
+                                                    "tolerance: |y(tol) - y(10 tol)|"));
   out_.write_state(g, "final_state", *model, ref.y.data(), plan_.t_final);
   return cache_.emplace(point, std::move(ref)).first->second;
 }

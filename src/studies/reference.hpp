@@ -4,9 +4,9 @@
 // method named in the experiment file:
 //   reference.method = rkmk5, reference.steps = 4096     (fixed steps)
 //   reference.method = rkmk54, reference.tol = 1e-12     (adaptive; an embedded pair)
-// The reference's own error is estimated by a second run with half the steps (or 10x the
-// tolerance): |y_ref - y_coarse| bounds the reference error from above for a convergent
-// method; convergence fits ignore errors below 10x this estimate.
+// The reference's own error is estimated by a second run: with half the steps, Richardson's
+// |y_n - y_{n/2}| / (2^p - 1) (p = the reference method's order); with 10x the tolerance,
+// |y(tol) - y(10 tol)| (an upper bound). Convergence fits ignore errors below 10x this.
 // Reference solutions are stored under /references/point_NNNNN.
 #include <map>
 #include <string>

@@ -141,7 +141,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     res.phases["io"] = std::chrono::duration<double>(clock::now() - t_io).count();
     out.write_result(g, res);
-    Row row = base_row(plan, r, &res);
+    Row row = base_row(plan, r, &res, stepper->info());
     row.set("components", static_cast<std::int64_t>(model->global_components()));
     out.end_run(g, r, std::move(row));
   }

@@ -141,7 +141,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     if (traj) traj->finish();
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
-    Row row = base_row(plan, r, &res);
+    Row row = base_row(plan, r, &res, stepper->info());
     if (!integ.adaptive) row.set("sample_every", static_cast<std::int64_t>(sampling.every));
     add_invariant_metrics(row, res.series);
     if (model->capabilities().exact_solution && res.ok()) {
