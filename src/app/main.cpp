@@ -180,6 +180,8 @@ int cmd_run(int argc, char** argv) {
       "output,o", po::value<std::string>(), "result file (.h5); default results/<experiment name>.h5")(
       "force", po::bool_switch(), "overwrite an existing result file")(
       "quiet,q", po::bool_switch(), "no progress output")(
+      "check", po::bool_switch(), "validate the experiment (keys, grid, models, methods, output path) and exit without "
+                                  "running or writing anything")(
       "part", po::value<std::string>(), "run only part I of N of the study grid, as I/N (merge with `liebench merge`)");
   po::options_description keys = OptionCatalog::instance().description();
   po::options_description all;
@@ -249,6 +251,11 @@ int cmd_run(int argc, char** argv) {
     req.part_index -= 1;
   }
   par::Context ctx(MPI_COMM_WORLD, cfg.get_bool("deterministic", true));
+  if (vm["check"].as<bool>()) {
+    check_study(cfg, ctx, req);
+    if (g_rank == 0) std::cerr << "liebench: " << file << " is valid (nothing was run or written)\n";
+    return 0;
+  }
   run_study(cfg, ctx, req);
   return 0;
 }

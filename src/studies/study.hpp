@@ -33,5 +33,8 @@ using StudyRegistry = Registry<StudyEntry>;
 
 /// Looks up the study named by key `study` and runs it (validation first, then the runs).
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req);
+/// Validates everything run_study would (configuration, grid, models, methods, output path)
+/// and returns without creating any file (`liebench run FILE.cfg --check`).
+void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req);
 
 }  // namespace lie

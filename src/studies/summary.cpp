@@ -199,7 +199,7 @@ ColumnInfo describe_column(const std::string& name) {
       {"status", {"", "ok | nonfinite (the solution blew up) | failed: <reason>"}},
       {"steps", {"1", "number of (accepted) steps"}},
       {"h", {"time", "step size (t_final - t0) / steps of a fixed-step run"}},
-      {"tol", {"1", "tolerance of an adaptive run (error norm scaled by atol*tol + rtol*tol|y|)"}},
+      {"tol", {"1", "tolerance of an adaptive run (keys atol, rtol, error_norm say how it scales the error estimate)"}},
       {"t0", {"time", "initial time"}},
       {"t_final", {"time", "final time T"}},
       {"error", {"state units", "global error at T: Model::state_distance(y_N, y(T)) (Euclidean norm of the embedding space)"}},

@@ -34,6 +34,9 @@ expect_status "missing output directory" 2 "does not exist" "$LB" run ok.cfg -o 
 if [[ $EUID -eq 0 ]]; then unwritable=/proc; else mkdir ro && chmod 555 ro && unwritable=ro; fi
 expect_status "unwritable output" 2 "not writable" "$LB" run ok.cfg -o "$unwritable/x.h5"
 
+expect_status "--check of a valid experiment" 0 "is valid" "$LB" run ok.cfg -o x.h5 --check
+expect_status "--check of a bad experiment" 2 "'rk99'" "$LB" run ok.cfg --methods=rk99 -o x.h5 --check
+
 # an existing result is never touched without --force, and survives bad input with --force
 echo "earlier result" > old.h5
 sum_before=$(md5sum < old.h5)
