@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 namespace lie {
@@ -205,12 +206,20 @@ void OptionCatalog::validate(const std::string& key, const std::string& value) c
 }
 
 std::string OptionCatalog::markdown() const {
+  auto cell = [](const std::string& x) {  // a '|' inside a cell would end it
+    std::string o;
+    for (char c : x) o += c == '|' ? std::string("\\|") : std::string(1, c);
+    return o;
+  };
   std::ostringstream os;
-  os << "| key | type | default | meaning |\n|---|---|---|---|\n";
+  os << "| key | group | type | default | meaning |\n|---|---|---|---|---|\n";
   for (const OptionSpec* s : all()) {
-    os << "| `" << s->key << "` | " << type_name(s->type);
-    if (!s->allowed.empty()) os << ": " << join(s->allowed);
-    os << " | " << (s->default_value.empty() ? "(none)" : "`" + s->default_value + "`") << " | " << s->help << " |\n";
+    std::string type = type_name(s->type);
+    if (!s->allowed.empty()) type += ": " + join(s->allowed);
+    os << "| `" << s->key << "` | " << s->group << " | " << cell(type) << " | ";
+    if (s->default_value.empty()) os << "(none)";
+    else os << "`" << cell(s->default_value) << "`";
+    os << " | " << cell(s->help) << " |\n";
   }
   return os.str();
 }
@@ -246,6 +255,27 @@ Config Config::from_pairs(const std::vector<std::pair<std::string, std::string>>
     c.explicit_.insert(k);
   }
   return c;
+}
+
+Config Config::from_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot open experiment file '" + path + "' (no such file or not readable)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  const po::options_description keys = OptionCatalog::instance().description(false);
+  po::variables_map vm;
+  try {
+    std::istringstream is(text);
+    po::store(po::parse_config_file(is, keys, false), vm);
+  } catch (const po::unknown_option& e) {
+    throw UsageError("unknown key '" + e.get_option_name() + "' in " + path +
+                     "; run `liebench run --help` for the list of keys");
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " in " + path);
+  }
+  po::notify(vm);
+  return Config(vm, text, "", path);
 }
 
 Config Config::with(const std::vector<std::pair<std::string, std::string>>& kv) const {

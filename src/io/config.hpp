@@ -24,6 +24,9 @@ class Config {
 
   /// An empty config with only the given key=value pairs set (tests, nested runs).
   static Config from_pairs(const std::vector<std::pair<std::string, std::string>>& kv);
+  /// An experiment file (INI) alone, without command-line overrides (tools such as
+  /// `liebench tableau FILE.cfg`). Unknown keys and bad values raise a UsageError naming the file.
+  static Config from_file(const std::string& path);
   /// A copy with some keys replaced (used by studies to run one grid point).
   Config with(const std::vector<std::pair<std::string, std::string>>& kv) const;
 

@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "io/config.hpp"
+#include "methods/order_conditions.hpp"
 
 namespace lie {
 
@@ -91,6 +93,143 @@ const ButcherTable& butcher_table(const std::string& name) {
   auto it = tables().find(name);
   if (it == tables().end()) throw std::out_of_range("no Butcher table named " + name);
   return it->second;
+}
+
+ButcherTable embedded_member(const ButcherTable& t) {
+  if (!t.has_embedded()) throw std::logic_error("Butcher table '" + t.name + "' has no embedded weights");
+  ButcherTable e = t;
+  e.name = t.name + "_embedded";
+  e.b = t.bhat;
+  e.bhat.clear();
+  e.order = t.embedded_order;
+  e.embedded_order = 0;
+  return e;
+}
+
+// ---------------------------------------------------------------- user tableau
+namespace {
+
+const bool kTableauKeys = declare_options({
+    {"tableau.name", OptionType::String, "user", "name of the user tableau (methods rkmk_user, classical_user)", {},
+     "tableau"},
+    {"tableau.A", OptionType::String, "",
+     "stage matrix of an explicit Butcher tableau: rows separated by ';' (short rows are padded with 0), or all "
+     "s*s entries row-major, or the s(s-1)/2 entries below the diagonal; entries are reals or fractions p/q",
+     {}, "tableau"},
+    {"tableau.b", OptionType::String, "", "weights b_1..b_s of the user tableau (defines the number of stages s)", {},
+     "tableau"},
+    {"tableau.c", OptionType::String, "", "nodes c_1..c_s (optional; default: row sums of A, which they must equal)",
+     {}, "tableau"},
+    {"tableau.bhat", OptionType::String, "", "embedded weights (optional): makes the method an adaptive pair", {},
+     "tableau"},
+    {"tableau.tolerance", OptionType::PositiveReal, "1e-10",
+     "an order condition counts as satisfied when |Phi(t) - 1/gamma(t)| <= this", {}, "tableau"},
+});
+
+std::vector<std::string> split_entries(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : text) {
+    if (ch == ',' || ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::vector<double> parse_vector(const std::string& key, const std::string& text) {
+  std::vector<double> v;
+  for (const auto& e : split_entries(text)) v.push_back(parse_coefficient(key, e));
+  return v;
+}
+
+std::vector<double> parse_stage_matrix(const std::string& text, std::size_t s) {
+  const std::string key = "tableau.A";
+  std::vector<double> A(s * s, 0.0);
+  if (text.find(';') != std::string::npos) {
+    std::vector<std::string> rows;
+    std::string cur;
+    for (char ch : text) {
+      if (ch == ';') {
+        rows.push_back(cur);
+        cur.clear();
+      } else {
+        cur += ch;
+      }
+    }
+    rows.push_back(cur);
+    // A trailing ';' leaves an empty last row: drop it.
+    if (rows.size() == s + 1 && split_entries(rows.back()).empty()) rows.pop_back();
+    if (rows.size() != s)
+      throw UsageError("key 'tableau.A' has " + std::to_string(rows.size()) + " rows (separated by ';'), but b has " +
+                       std::to_string(s) + " entries; need one row per stage");
+    for (std::size_t i = 0; i < s; ++i) {
+      const auto row = parse_vector(key, rows[i]);
+      if (row.size() > s)
+        throw UsageError("key 'tableau.A': row " + std::to_string(i + 1) + " has " + std::to_string(row.size()) +
+                         " entries, more than the " + std::to_string(s) + " stages");
+      for (std::size_t j = 0; j < row.size(); ++j) A[i * s + j] = row[j];
+    }
+    return A;
+  }
+  const auto v = parse_vector(key, text);
+  if (v.size() == s * s) return v;
+  if (v.size() == s * (s - 1) / 2) {
+    std::size_t k = 0;
+    for (std::size_t i = 1; i < s; ++i)
+      for (std::size_t j = 0; j < i; ++j) A[i * s + j] = v[k++];
+    return A;
+  }
+  throw UsageError("key 'tableau.A' has " + std::to_string(v.size()) + " entries; with s = " + std::to_string(s) +
+                   " stages (the length of tableau.b) give " + std::to_string(s * s) + " (row-major), " +
+                   std::to_string(s * (s - 1) / 2) + " (below the diagonal), or rows separated by ';'");
+}
+
+}  // namespace
+
+double parse_coefficient(const std::string& key, const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return parse_double(key, text);
+  const double p = parse_double(key, text.substr(0, slash));
+  const double q = parse_double(key, text.substr(slash + 1));
+  if (q == 0.0) throw UsageError("key '" + key + "' has entry '" + text + "'; division by zero");
+  return p / q;
+}
+
+ButcherTable butcher_table_from_config(const Config& cfg) {
+  if (!cfg.was_set("tableau.b") || !cfg.was_set("tableau.A"))
+    throw UsageError("a user tableau needs keys 'tableau.A' and 'tableau.b' (section [tableau] of the experiment "
+                     "file); see `liebench run --help`");
+  ButcherTable t;
+  t.name = cfg.get_string("tableau.name");
+  t.source = "user tableau (experiment file)";
+  t.b = parse_vector("tableau.b", cfg.get_string("tableau.b"));
+  if (t.b.empty()) throw UsageError("key 'tableau.b' is empty; expected the weights b_1..b_s");
+  const std::size_t s = t.b.size();
+  t.stages = static_cast<int>(s);
+  t.A = parse_stage_matrix(cfg.get_string("tableau.A"), s);
+  if (cfg.was_set("tableau.c")) {
+    t.c = parse_vector("tableau.c", cfg.get_string("tableau.c"));
+  } else {
+    t.c.assign(s, 0.0);
+    for (std::size_t i = 0; i < s; ++i)
+      for (std::size_t j = 0; j < s; ++j) t.c[i] += t.A[i * s + j];
+  }
+  if (cfg.was_set("tableau.bhat")) t.bhat = parse_vector("tableau.bhat", cfg.get_string("tableau.bhat"));
+  t.validate();
+  const TableOrders orders = table_orders(t, cfg.get_double("tableau.tolerance"));
+  t.order = orders.main.order;
+  t.embedded_order = t.has_embedded() ? orders.embedded.order : 0;
+  if (t.order < 1)
+    throw UsageError("user tableau '" + t.name + "' does not even satisfy the first-order condition sum b_i = 1 "
+                     "(sum is " + std::to_string(orders.main.conditions.front().phi) + ")");
+  if (t.has_embedded() && t.embedded_order < 1)
+    throw UsageError("user tableau '" + t.name + "': the embedded weights tableau.bhat do not satisfy sum bhat_i = 1");
+  return t;
 }
 
 std::vector<std::string> butcher_table_names() {

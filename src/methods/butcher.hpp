@@ -7,6 +7,8 @@
 
 namespace lie {
 
+class Config;
+
 struct ButcherTable {
   std::string name;
   int stages = 0;
@@ -29,5 +31,21 @@ struct ButcherTable {
 /// Built-in tables by name: euler, heun2, kutta3, rk4, dopri5.
 const ButcherTable& butcher_table(const std::string& name);
 std::vector<std::string> butcher_table_names();
+
+/// The embedded weights bhat run as the main method (to measure the order of the embedded
+/// member of a pair as a fixed-step method). Requires has_embedded().
+ButcherTable embedded_member(const ButcherTable& t);
+
+/// A user tableau from the keys tableau.A, tableau.b, tableau.c, tableau.bhat, tableau.name
+/// (see the key help, `liebench run --help`). Coefficients are reals or fractions p/q.
+/// tableau.A is given either row by row with rows separated by ';' (a row may stop early: the
+/// missing entries are 0, e.g. "0; 1/2; 0, 1/2; 0, 0, 1"), or as one list of s*s entries
+/// (row-major), or as the s(s-1)/2 entries strictly below the diagonal, row by row. c defaults
+/// to the row sums of A. order / embedded_order are set to the orders the table *satisfies*
+/// (order_conditions.hpp, tolerance key tableau.tolerance), never to a claimed order.
+ButcherTable butcher_table_from_config(const Config& cfg);
+
+/// Parses one coefficient: a real number or a fraction "p/q" (p, q reals); UsageError naming `key`.
+double parse_coefficient(const std::string& key, const std::string& text);
 
 }  // namespace lie

@@ -4,6 +4,7 @@
 // requested output times (every `stride` steps for fixed runs; at every multiple of
 // `sample_dt` -- hit exactly by clipping the step -- for adaptive runs).
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "methods/controller.hpp"
@@ -26,7 +27,7 @@ void integrate_fixed(Stepper& stepper, double* y, const FixedStepOptions& opt, c
 struct AdaptiveOptions {
   double t0 = 0.0;
   double t_final = 1.0;
-  double h0 = 0.0;           // initial step (0: chosen from the first error estimate)
+  double h0 = 0.0;           // initial step (0: 1e-3 (t_final - t0), then grown by the controller)
   double sample_dt = 0.0;    // observer spacing (0: every accepted step)
   std::uint64_t max_steps = 100000000;
   ErrorNorm norm;
@@ -38,8 +39,18 @@ struct AdaptiveRecord {
   std::vector<double> h;       // accepted step sizes
   std::vector<double> err;     // scaled error estimate of every accepted step
   std::vector<double> rejected_t;  // times from which a step was rejected
+  std::vector<double> rejected_h;  // sizes of the rejected trial steps
   std::uint64_t accepted = 0, rejected = 0;
 };
+
+/// Adaptive options from the controller keys (safety, min_factor, max_factor, h_min, h_max,
+/// h0, atol, rtol, error_norm; `liebench run --help`, group [adaptive]) for an embedded pair
+/// `method` (exponent alpha = 1/(1 + min(p, p~)), [P] 4). `tol` is the tolerance of this run
+/// (one value of the study key `tol`): keys atol / rtol whose value is the word `tol` take it
+/// (default: atol = tol, rtol = 0, i.e. e_{n+1} < tol as in [P] 4). Throws UsageError for
+/// inconsistent values or a method without embedded estimator.
+AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, double t0, double t_final,
+                                 std::optional<double> tol);
 
 /// Integrates from t0 to t_final with step-size control. Throws NumericalError if h falls
 /// below controller.h_min or max_steps is exceeded.

@@ -187,6 +187,18 @@ MethodInfo rkmk_info(const std::string& name, const ButcherTable& t, int order, 
   return m;
 }
 
+// With q commutators of the Bernoulli series RKMK keeps order min(p, q + 2): in every stage
+// u = O(h) and v = f(y_n) + O(h) with u parallel to f(y_n) up to O(h^2), so the first neglected
+// term ad_u^{q+1} v is O(h^{q+2}) and sigma is perturbed by O(h^{q+3}) per step (Munthe-Kaas,
+// Appl. Numer. Math. 29 (1999): q >= p - 2 suffices; [P] 2.2).
+int rkmk_order(int table_order, int terms) {
+  return terms == kExactDexpinv ? table_order : std::min(table_order, terms + 2);
+}
+
+std::string dexpinv_note(int terms) {
+  return terms == kExactDexpinv ? std::string() : "; dexpinv truncated after q = " + std::to_string(terms) + " commutators";
+}
+
 MethodEntry rkmk_entry(const std::string& name, const std::string& table, int default_terms, bool embedded,
                        const std::string& desc, const std::string& source) {
   const ButcherTable& t = butcher_table(table);
@@ -195,10 +207,33 @@ MethodEntry rkmk_entry(const std::string& name, const std::string& table, int de
     used.bhat.clear();
     used.embedded_order = 0;
   }
-  MethodInfo info = rkmk_info(name, used, t.order, embedded ? t.embedded_order : 0, desc, source);
+  MethodInfo info = rkmk_info(name, used, rkmk_order(t.order, default_terms),
+                              embedded ? rkmk_order(t.embedded_order, default_terms) : 0, desc, source);
   return {name, info, [info, used, default_terms](const Config& cfg) {
             const int q = dexpinv_terms_from(cfg, default_terms);
-            return std::make_unique<RkmkStepper>(info, used, q);
+            MethodInfo m = info;
+            m.order = rkmk_order(used.order, q);
+            if (used.has_embedded()) m.embedded_order = rkmk_order(used.embedded_order, q);
+            if (q != default_terms) m.description += dexpinv_note(q);
+            return std::make_unique<RkmkStepper>(m, used, q);
+          }};
+}
+
+MethodEntry rkmk_user_entry() {
+  MethodInfo info;
+  info.name = "rkmk_user";
+  info.family = "rkmk";
+  info.description =
+      "RKMK from a user tableau (keys tableau.*; order computed from the order conditions, "
+      "`liebench tableau FILE.cfg`; key dexpinv applies)";
+  info.source = "user";
+  return {"rkmk_user", info, [](const Config& cfg) {
+            const ButcherTable t = butcher_table_from_config(cfg);
+            const int q = dexpinv_terms_from(cfg, kExactDexpinv);
+            const MethodInfo m = rkmk_info("rkmk_user", t, rkmk_order(t.order, q),
+                                           t.has_embedded() ? rkmk_order(t.embedded_order, q) : 0,
+                                           "RKMK, user tableau '" + t.name + "'" + dexpinv_note(q), "user tableau");
+            return std::make_unique<RkmkStepper>(m, t, q);
           }};
 }
 
@@ -221,8 +256,9 @@ LIEBENCH_REGISTER(MethodEntry, rkmk_entry("rkmk5", "dopri5", kExactDexpinv, fals
 LIEBENCH_REGISTER(MethodEntry, rkmk_entry("rkmk54", "dopri5", kExactDexpinv, true,
                                           "RKMK(5,4) from Dormand-Prince, error ||sigma - sigma~|| in the algebra",
                                           "[P] 4.1, 5.3"))
+LIEBENCH_REGISTER(MethodEntry, rkmk_user_entry())
 LIEBENCH_REGISTER(MethodEntry, MethodEntry{"rkmk4_co",
-                                           MethodInfo{"rkmk4_co", "rkmk", 4, 0, 4, 5, true, true,
+                                           MethodInfo{"rkmk4_co", "rkmk", 4, 0, 4, 4, true, true,
                                                       "RKMK4 with two commutators (Casas & Owren 2003)",
                                                       "[P] 2.2 (explicit formula)", ""},
                                            [](const Config&) {

@@ -29,9 +29,10 @@ struct StepCounters {
   std::uint64_t iterations = 0; // nonlinear iterations (implicit methods)
 };
 
-/// Weighted error norm for step-size control. The raw error vector e (algebra element for
-/// RKMK pairs, ambient state difference for CF and classical pairs) is scaled component-wise
-/// by atol + rtol |ref_i| and reduced with the chosen norm over all ranks:
+/// Weighted error norm for step-size control. The raw error vector e (algebra element
+/// sigma - sigma~ for RKMK pairs, with ref = sigma; ambient state difference y - y~ for CF and
+/// classical pairs, with ref = y_{n+1}) is scaled component-wise by atol + rtol |ref_i| and
+/// reduced with the chosen norm over all ranks:
 ///   max: max_i |e_i|/sc_i      rms: sqrt(mean (e_i/sc_i)^2)      l2: sqrt(sum (e_i/sc_i)^2)
 /// A step is accepted when the result is <= 1. With atol = tol, rtol = 0 and norm = l2 this
 /// is e_{n+1} = ||sigma - sigma~|| < tol of [P] 4.1.
@@ -74,6 +75,8 @@ class Stepper {
   /// accept() (counts the step, keeps FSAL data); on rejection call nothing and retry from the
   /// same y with a smaller h.
   virtual void accept() { ++counters_.steps; }
+  /// Adaptive drivers: counts a rejected trial step (nothing else changes).
+  void count_rejected() { ++counters_.rejected; }
   /// The state was modified outside step()/try_step()/accept() (drops cached stage values,
   /// e.g. FSAL). Fixed-step callers that only call step() never need it.
   virtual void invalidate() {}

@@ -1,0 +1,184 @@
+#include "methods/classical.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace lie {
+
+namespace {
+
+constexpr std::size_t kOmpMin = 4096;  // array entries before an OpenMP team is used
+
+const bool kClassicalKeys = declare_options({
+    {"tableau.project", OptionType::Bool, "false",
+     "classical_user: project onto the manifold after every step (like rk4_proj)", {}, "tableau"},
+});
+
+}  // namespace
+
+ClassicalRkStepper::ClassicalRkStepper(MethodInfo info, ButcherTable table, bool project)
+    : info_(std::move(info)), table_(std::move(table)), project_(project) {
+  table_.validate();
+  reuse_last_ = table_.fsal() && !project_;
+}
+
+void ClassicalRkStepper::bind(Model& model, par::Context& ctx) {
+  model_ = &model;
+  ctx_ = &ctx;
+  ns_ = model.space().state_size();
+  k_.assign(static_cast<std::size_t>(table_.stages), std::vector<double>(ns_, 0.0));
+  ystage_.assign(ns_, 0.0);
+  err_.assign(ns_, 0.0);
+  f0_.assign(ns_, 0.0);
+  pending_f_.assign(ns_, 0.0);
+  db_.assign(static_cast<std::size_t>(table_.stages), 0.0);
+  if (table_.has_embedded())
+    for (std::size_t j = 0; j < db_.size(); ++j) db_[j] = table_.b[j] - table_.bhat[j];
+  f0_valid_ = false;
+}
+
+void ClassicalRkStepper::combine(const double* base, const std::vector<double>& w, int count, double h,
+                                 double* out) const {
+  const std::size_t n = ns_;
+  if (base) {
+    if (base != out) std::memcpy(out, base, n * sizeof(double));
+  } else {
+    std::memset(out, 0, n * sizeof(double));
+  }
+  for (int j = 0; j < count; ++j) {
+    const double c = h * w[static_cast<std::size_t>(j)];
+    if (c == 0.0) continue;
+    const double* kj = k_[static_cast<std::size_t>(j)].data();
+#pragma omp parallel for simd schedule(static) if (n >= kOmpMin)
+    for (std::size_t i = 0; i < n; ++i) out[i] += c * kj[i];
+  }
+}
+
+void ClassicalRkStepper::stages(double t, double h, const double* y) {
+  if (f0_valid_) {
+    std::copy(f0_.begin(), f0_.end(), k_[0].begin());
+  } else {
+    model_->ambient_field(t, y, k_[0].data());
+    ++counters_.rhs;
+    std::copy(k_[0].begin(), k_[0].end(), f0_.begin());
+    f0_valid_ = true;
+  }
+  const int s = table_.stages;
+  for (int i = 1; i < s; ++i) {
+    row_.assign(static_cast<std::size_t>(i), 0.0);
+    for (int j = 0; j < i; ++j) row_[static_cast<std::size_t>(j)] = table_.a(i, j);
+    combine(y, row_, i, h, ystage_.data());
+    model_->ambient_field(t + table_.c[static_cast<std::size_t>(i)] * h, ystage_.data(),
+                          k_[static_cast<std::size_t>(i)].data());
+    ++counters_.rhs;
+  }
+  // FSAL: a_sj = b_j, so ystage_ holds y_{n+1} and k_s = F(y_{n+1}).
+}
+
+void ClassicalRkStepper::step(double t, double h, double* y) {
+  stages(t, h, y);
+  if (reuse_last_) {
+    std::copy(ystage_.begin(), ystage_.end(), y);
+    std::copy(k_.back().begin(), k_.back().end(), f0_.begin());
+    f0_valid_ = true;
+  } else {
+    combine(y, table_.b, table_.stages, h, y);
+    if (project_) model_->space().project(y);
+    f0_valid_ = false;
+  }
+  ++counters_.steps;
+}
+
+double ClassicalRkStepper::try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm) {
+  if (!table_.has_embedded()) return Stepper::try_step(t, h, y, y_new, norm);
+  stages(t, h, y);
+  if (reuse_last_) {
+    std::copy(ystage_.begin(), ystage_.end(), y_new);
+    std::copy(k_.back().begin(), k_.back().end(), pending_f_.begin());
+  } else {
+    combine(y, table_.b, table_.stages, h, y_new);
+  }
+  combine(nullptr, db_, table_.stages, h, err_.data());
+  if (project_) model_->space().project(y_new);
+  // f0_ = F(y) stays valid: a rejected step restarts from the same y.
+  return norm(err_.data(), y_new, ns_, *ctx_);
+}
+
+void ClassicalRkStepper::accept() {
+  if (reuse_last_) {
+    std::swap(f0_, pending_f_);
+    f0_valid_ = true;
+  } else {
+    f0_valid_ = false;
+  }
+  ++counters_.steps;
+}
+
+// ---------------------------------------------------------------- registration
+MethodInfo classical_info(const std::string& name, const ButcherTable& t, bool project, const std::string& desc,
+                          const std::string& source) {
+  MethodInfo m;
+  m.name = name;
+  m.family = "classical";
+  m.order = t.order;
+  m.embedded_order = t.has_embedded() ? t.embedded_order : 0;
+  m.stages = t.fsal() && !project ? t.stages - 1 : t.stages;
+  m.exps_per_step = 0;
+  m.is_explicit = true;
+  m.lie_group = false;
+  m.description = desc + (project ? ", projected onto the manifold after every step" : ", no projection");
+  m.source = source;
+  return m;
+}
+
+namespace {
+
+MethodEntry classical_entry(const std::string& name, const std::string& table, bool embedded, bool project,
+                            const std::string& desc, const std::string& source) {
+  ButcherTable used = butcher_table(table);
+  if (!embedded) {
+    used.bhat.clear();
+    used.embedded_order = 0;
+  }
+  const MethodInfo info = classical_info(name, used, project, desc, source);
+  return {name, info,
+          [info, used, project](const Config&) { return std::make_unique<ClassicalRkStepper>(info, used, project); }};
+}
+
+MethodEntry classical_user_entry() {
+  MethodInfo info;
+  info.name = "classical_user";
+  info.family = "classical";
+  info.lie_group = false;
+  info.description =
+      "classical explicit RK from a user tableau (keys tableau.*; order computed from the order conditions, "
+      "`liebench tableau FILE.cfg`); tableau.project = true projects after every step";
+  info.source = "user";
+  return {"classical_user", info, [](const Config& cfg) {
+            const ButcherTable t = butcher_table_from_config(cfg);
+            const bool project = cfg.get_bool("tableau.project");
+            const MethodInfo m = classical_info("classical_user", t, project, "classical RK, user tableau '" + t.name + "'",
+                                                "user tableau");
+            return std::make_unique<ClassicalRkStepper>(m, t, project);
+          }};
+}
+
+}  // namespace
+
+LIEBENCH_REGISTER(MethodEntry, classical_entry("rk2", "heun2", false, false, "Heun's method on the embedding space",
+                                               "[L] Example 3"))
+LIEBENCH_REGISTER(MethodEntry, classical_entry("rk2_proj", "heun2", false, true, "Heun's method on the embedding space",
+                                               "[L] Example 3"))
+LIEBENCH_REGISTER(MethodEntry, classical_entry("rk4", "rk4", false, false, "classical RK4 on the embedding space",
+                                               "[P] 5.3, [L] Example 3"))
+LIEBENCH_REGISTER(MethodEntry, classical_entry("rk4_proj", "rk4", false, true, "classical RK4 on the embedding space",
+                                               "[P] 5.3, [L] Example 3"))
+LIEBENCH_REGISTER(MethodEntry, classical_entry("dopri54", "dopri5", true, false,
+                                               "Dormand-Prince 5(4) (ode45) on the embedding space, FSAL",
+                                               "[P] 5.3 (ODE45), Dormand & Prince 1980"))
+LIEBENCH_REGISTER(MethodEntry, classical_entry("dopri54_proj", "dopri5", true, true,
+                                               "Dormand-Prince 5(4) (ode45) on the embedding space",
+                                               "[P] 5.3 (ODE45), [L] Example 3"))
+LIEBENCH_REGISTER(MethodEntry, classical_user_entry())
+
+}  // namespace lie
