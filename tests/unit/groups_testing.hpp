@@ -8,7 +8,9 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <numbers>
 #include <random>
 #include <string>
@@ -22,7 +24,13 @@ inline constexpr double kPi = std::numbers::pi;
 
 class Rng {
  public:
-  explicit Rng(std::uint64_t seed) : gen_(seed) {}
+  /// Fixed seeds make every run reproducible; LIEBENCH_TEST_SEED=k shifts all of them (to
+  /// check that no tolerance depends on one particular draw).
+  explicit Rng(std::uint64_t seed) : gen_(seed + seed_offset()) {}
+  static std::uint64_t seed_offset() {
+    const char* s = std::getenv("LIEBENCH_TEST_SEED");
+    return s ? std::strtoull(s, nullptr, 10) * 1000003ULL : 0;
+  }
   double uniform(double a, double b) { return std::uniform_real_distribution<double>(a, b)(gen_); }
   /// log-uniform on [a, b]
   double log_uniform(double a, double b) { return std::exp(uniform(std::log(a), std::log(b))); }
@@ -55,7 +63,8 @@ class Rng {
 
 /// Rotation angles in the regimes the kernels must handle: 0, near 0 (1e-8 .. 1e-3),
 /// generic (0, pi), near pi (pi - 1e-8 .. pi - 1e-3), pi, and on both sides of the
-/// series/closed-form switch so3::detail::kSeriesThreshold. `n` generic/near values each.
+/// series/closed-form switch so3::detail::kSeriesThreshold and of the short-series switch at
+/// 0.25. `n` generic/near values each.
 inline std::vector<double> angle_samples(Rng& rng, int n, bool include_pi = true) {
   std::vector<double> a;
   const double T = so3::detail::kSeriesThreshold;
@@ -65,6 +74,10 @@ inline std::vector<double> angle_samples(Rng& rng, int n, bool include_pi = true
     a.push_back(T * (1.0 - d));
   }
   a.push_back(std::nextafter(T, 0.0));
+  for (double d : {0.0, 1e-12, 1e-8}) {  // the short-series switch at t = 0.25
+    a.push_back(0.25 * (1.0 + d));
+    a.push_back(0.25 * (1.0 - d));
+  }
   for (int i = 0; i < n; ++i) {
     a.push_back(rng.log_uniform(1e-8, 1e-3));
     a.push_back(rng.uniform(0.0, kPi));

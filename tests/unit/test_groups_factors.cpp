@@ -259,16 +259,24 @@ void check_DexpinvIsTheBernoulliSeriesOfTheBracket() {
     for (int q = 0; q <= 6; ++q) EXPECT_EQ(dexpinv_series<F>(u, v, q), dexpinv<F>(u, v));
     return;
   }
+  Worst ord(tag<F>("|log2(err(u)/err(u/2)) - promised order|, q = 0..6"));
   for (int q = 0; q <= 6; ++q) {
     const int p = (q == 0 || (q + 1) % 2 == 0) ? q + 1 : q + 2;
+    // |u| small enough that the next term of the series changes the ratio by < 3%; directions
+    // whose truncation error at |u|/2 is not far above round-off (e.g. almost no rotation part
+    // in a compound with central translations) are redrawn.
+    const double r = q >= 4 ? 1.0 : (q >= 2 ? 0.6 : 0.3);
     for (int i = 0; i < 20; ++i) {
-      const Alg<F> dir = random_alg<F>(rng, 1.0), v = rng.normal_vec<F::alg_dim>();
-      auto err = [&](double r) { return (dexpinv<F>(Alg<F>(r * dir), v) - dexpinv_series<F>(Alg<F>(r * dir), v, q)).norm(); };
-      // large enough that the truncation error stays far above round-off for every direction,
-      // small enough that the next term of the series changes the ratio by < 3%
-      const double r = q >= 4 ? 1.0 : (q >= 2 ? 0.6 : 0.3);
+      Alg<F> dir, v;
+      auto err = [&](double s) { return (dexpinv<F>(Alg<F>(s * dir), v) - dexpinv_series<F>(Alg<F>(s * dir), v, q)).norm(); };
+      int tries = 0;
+      do {
+        dir = random_alg<F>(rng, 1.0);
+        v = rng.normal_vec<F::alg_dim>();
+      } while (err(r / 2) < 1e-11 * v.norm() && ++tries < 1000);
+      ASSERT_LT(tries, 1000) << "q = " << q;
       const double order = std::log2(err(r) / err(r / 2));
-      EXPECT_NEAR(order, p, 0.1) << "q = " << q << ", errors " << err(r) << " " << err(r / 2);
+      EXPECT_LE(ord(std::fabs(order - p)), 0.1) << "q = " << q << ", errors " << err(r) << " " << err(r / 2);
     }
   }
 }
@@ -284,7 +292,7 @@ void check_ActionPreservesInvariantsAndTheManifold() {
     const std::vector<double> i0 = invariants<F>(y_amb), i1 = invariants<F>(exp_act<F>(xi, y_amb));
     const double scale = 1 + y_amb.squaredNorm();
     for (std::size_t k = 0; k < i0.size(); ++k) EXPECT_LE(inv(std::fabs(i1[k] - i0[k]) / scale), 2e-15) << "invariant " << k;
-    EXPECT_LE(man(manifold_defect<F>(exp_act<F>(xi, y))), 4e-15);
+    EXPECT_LE(man(manifold_defect<F>(exp_act<F>(xi, y))), 8e-15);  // |E^T E - I| + |Q^T Q - I| + round-off
   }
 }
 
@@ -300,7 +308,7 @@ void check_ProjectIsARetractionOntoTheManifold() {
     State<F> p = y + 1e-6 * State<F>(rng.normal_vec<F::state_dim>());
     F::project(p.data());
     EXPECT_LE(on(manifold_defect<F>(p)), 2e-15);
-    EXPECT_LE(max_abs_diff(p, y), 1e-5);  // stays close
+    EXPECT_LE(max_abs_diff(p, y), 1e-5 * (1 + y.norm()));  // stays close
   }
 }
 

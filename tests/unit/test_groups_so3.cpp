@@ -120,7 +120,8 @@ TEST(GroupsSO3, HatVeeBracketAntisymmetryJacobi) {
     const Vec3 u = rng.normal_vec<3>(), v = rng.normal_vec<3>(), w = rng.normal_vec<3>();
     ASSERT_EQ(so3::vee(so3::hat(u)), u);
     const Mat3 noise = rng.matrix3();
-    EXPECT_LE(max_abs_diff(so3::vee(so3::hat(u) + noise + noise.transpose()), u), 4e-16 * (1 + u.norm()));
+    // vee keeps the skew part: a symmetric perturbation cancels up to the rounding of the sums
+    EXPECT_LE(max_abs_diff(so3::vee(so3::hat(u) + noise + noise.transpose()), u), 4e-16 * (u.norm() + 2 * noise.norm()));
     EXPECT_LE(hat_err(max_abs_diff(so3::hat(u) * v, u.cross(v))), 1e-15 * u.norm() * v.norm());
     const Mat3 U = so3::hat(u), V = so3::hat(v);
     EXPECT_LE(comm_err(max_abs_diff(so3::hat(so3::bracket(u, v)), U * V - V * U)), 1e-15 * u.norm() * v.norm());
@@ -180,7 +181,7 @@ TEST(GroupsSO3, ExpIsRodriguesAndMatchesMatrixExponential) {
     EXPECT_LE(mexp(static_cast<double>((to_ld(R) - ref).cwiseAbs().maxCoeff())), 2e-15 * std::max(1.0, a / kPi));
     EXPECT_LE(aa(max_abs_diff(R, Eigen::AngleAxisd(a, n).toRotationMatrix())), 4e-15 * std::max(1.0, a / kPi));
     EXPECT_LE(orth(so3::orthogonality_error(R)), 5e-15 * std::max(1.0, a / kPi)) << "angle " << a;
-    EXPECT_NEAR(R.determinant(), 1.0, 2e-15 * std::max(1.0, a / kPi));
+    EXPECT_NEAR(R.determinant(), 1.0, 5e-15 * std::max(1.0, a / kPi));  // det - 1 ~ tr(R^T R - I)/2
     const Vec3 w = rng.normal_vec<3>();
     EXPECT_LE(app(max_abs_diff(so3::exp_apply(v, w), R * w)), 2e-15 * w.norm());
     EXPECT_LE(max_abs_diff(R * v, v), 2e-15 * (1 + a));  // the axis is fixed
@@ -298,11 +299,11 @@ TEST(GroupsSO3, CayleyMapIsOrthogonalAndInvertible) {
     EXPECT_LE(rot(max_abs_diff(C, so3::exp(2.0 * std::atan(r) * f / r))), 4e-15);
     EXPECT_LE(inv(max_abs_diff(so3::cayley_inv(C), f) / (1 + r * r)), 2e-15);
     EXPECT_LE(max_abs_diff(so3::cayley(-f), C.transpose()), 1e-15);
-    EXPECT_LE(max_abs_diff(so3::cayley_apply(f, q), C * q), 2e-15 * q.norm());
+    EXPECT_LE(max_abs_diff(so3::cayley_apply(f, q), C * q), 8e-15 * q.norm());
     // [L] eq. (27): for f . q = 0, cay(f) q = ((1 - f.f) q + 2 f x q)/(1 + f.f)
     const Vec3 fp = f - f.dot(q) / q.squaredNorm() * q;
     EXPECT_LE(max_abs_diff(so3::cayley(fp) * q, ((1 - fp.squaredNorm()) * q + 2 * fp.cross(q)) / (1 + fp.squaredNorm())),
-              2e-15 * q.norm());
+              8e-15 * q.norm());
   }
 }
 
