@@ -50,9 +50,9 @@ LineFit least_squares(const std::vector<double>& x, const std::vector<double>& y
 std::string OrderFitRule::describe() const {
   std::ostringstream os;
   os << "least squares of log10(error) vs log10(h); errors <= max(" << floor_factor << " eps |y(T)|, "
-     << reference_factor << " x reference error estimate) excluded; the end point (coarsest or finest h) that is "
-     << "further out of line is dropped while its |residual| > " << max_residual << " or its end-segment rate differs "
-     << "from the slope by > " << rate_tolerance << ", keeping at least " << min_points << " points";
+     << reference_factor << " x reference error estimate) excluded; fit over the finest window of "
+     << min_points << " points that is in line (|residual| <= " << max_residual << ", every segment rate within "
+     << rate_tolerance << " of the slope), grown towards coarser h while the next point stays in line";
   return os.str();
 }
 
@@ -76,22 +76,49 @@ OrderFit observed_order(const std::vector<double>& h, const std::vector<double>&
     }
     return least_squares(x, y);
   };
-  LineFit f = fit_of(idx);
-  // How far an end point is out of line, relative to the thresholds (> 1: out of line).
-  auto excess = [&](bool coarse_end) {
-    const std::size_t a = coarse_end ? idx.back() : idx.front();
-    const std::size_t b = coarse_end ? idx[idx.size() - 2] : idx[1];
-    const double residual = std::fabs(std::log10(error[a]) - (f.intercept + f.slope * std::log10(h[a])));
-    const double rate = std::log(error[a] / error[b]) / std::log(h[a] / h[b]);
-    return std::max(residual / rule.max_residual, std::fabs(rate - f.slope) / rule.rate_tolerance);
+  // The asymptotic range lies at the fine end (above the floor). Take the finest window of
+  // min_points points that is in line (every residual <= max_residual and every segment rate
+  // within rate_tolerance of the slope), then grow it towards coarser h while the next point
+  // stays in line. Pre-asymptotic coarse points and fine points polluted just above the floor
+  // are thereby both left out.
+  auto in_line = [&](const std::vector<std::size_t>& ids, const LineFit& fit) {
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const std::size_t i = ids[k];
+      if (std::fabs(std::log10(error[i]) - (fit.intercept + fit.slope * std::log10(h[i]))) > rule.max_residual)
+        return false;
+      if (k > 0) {
+        const std::size_t j = ids[k - 1];
+        const double rate = std::log(error[i] / error[j]) / std::log(h[i] / h[j]);
+        if (std::fabs(rate - fit.slope) > rule.rate_tolerance) return false;
+      }
+    }
+    return true;
   };
-  while (idx.size() > std::max<std::size_t>(rule.min_points, 2)) {
-    const double coarse = excess(true), fine = excess(false);
-    if (std::max(coarse, fine) <= 1.0) break;
-    if (coarse >= fine) idx.pop_back();
-    else idx.erase(idx.begin());
-    f = fit_of(idx);
+  const std::size_t m = std::min(idx.size(), std::max<std::size_t>(rule.min_points, 2));
+  std::vector<std::size_t> best;
+  LineFit f;
+  for (std::size_t s0 = 0; s0 + m <= idx.size(); ++s0) {
+    std::vector<std::size_t> win(idx.begin() + static_cast<long>(s0), idx.begin() + static_cast<long>(s0 + m));
+    LineFit fw = fit_of(win);
+    if (!in_line(win, fw)) continue;
+    for (std::size_t k = s0 + m; k < idx.size(); ++k) {
+      std::vector<std::size_t> grown = win;
+      grown.push_back(idx[k]);
+      const LineFit fg = fit_of(grown);
+      if (!in_line(grown, fg)) break;
+      win = std::move(grown);
+      fw = fg;
+    }
+    best = std::move(win);
+    f = fw;
+    break;
   }
+  if (best.empty()) {
+    // No window is in line (noisy data): fall back to the finest m points above the floor.
+    best.assign(idx.begin(), idx.begin() + static_cast<long>(m));
+    f = fit_of(best);
+  }
+  idx = std::move(best);
   out.points = idx.size();
   if (idx.size() < 2) {
     out.order = kNaN;

@@ -15,16 +15,16 @@ namespace {
 
 const bool kKeys = declare_options({
     {"convergence.fit_residual", OptionType::PositiveReal, "0.1",
-     "observed order: drop end points while a |residual| of the log10 fit exceeds this", {}, "convergence"},
+     "observed order: largest |residual| (log10 units) of a point in the fitted range", {}, "convergence"},
     {"convergence.rate_tolerance", OptionType::PositiveReal, "0.1",
-     "observed order: drop end points while the rate of the end segment differs from the fitted slope by more", {},
+     "observed order: largest difference between a segment rate in the fitted range and the slope", {},
      "convergence"},
     {"convergence.floor_factor", OptionType::PositiveReal, "1000",
      "observed order: ignore errors below floor_factor x eps x |y(T)| (round-off floor)", {}, "convergence"},
     {"convergence.reference_factor", OptionType::PositiveReal, "10",
      "observed order: ignore errors below reference_factor x the reference solution's error estimate", {},
      "convergence"},
-    {"convergence.min_points", OptionType::PositiveInt, "3", "observed order: keep at least this many points", {},
+    {"convergence.min_points", OptionType::PositiveInt, "3", "observed order: size of the finest window the fitted range grows from", {},
      "convergence"},
 });
 
