@@ -1,9 +1,10 @@
 // liebench: the command-line front end.
 //   liebench --help | --version
 //   liebench list [groups|methods|models|studies|keys] [--markdown]
-//   liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force]
+//   liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]
 //   liebench <command> ...   (report, merge, ...: registered commands, see `liebench --help`)
-// Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure.
+// Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure, 128 + signal when
+// a study was stopped by SIGTERM/SIGINT/... (no result file written, earlier file intact).
 #include <mpi.h>
 #include <omp.h>
 
@@ -23,6 +24,7 @@
 #include "methods/stepper.hpp"
 #include "models/model.hpp"
 #include "parallel/context.hpp"
+#include "studies/interrupt.hpp"
 #include "studies/study.hpp"
 
 namespace po = boost::program_options;
@@ -46,7 +48,7 @@ std::string version_text() {
 void print_usage(std::ostream& os) {
   os << "liebench -- benchmark suite for Lie group integrators on mechanical systems\n\n"
         "usage:\n"
-        "  liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force]\n"
+        "  liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]\n"
         "        run the experiment described by FILE.cfg; any key of the file can be given (and\n"
         "        overridden) on the command line; `liebench run --help` lists every key\n"
         "  liebench list [groups|methods|models|studies|keys] [--markdown]\n"
@@ -54,7 +56,8 @@ void print_usage(std::ostream& os) {
   for (const auto* c : CommandRegistry::instance().all()) os << "  liebench " << c->usage << "\n        " << c->summary << "\n";
   os << "  liebench --version\n\n"
         "Run in parallel with `mpirun -n P liebench run FILE.cfg` (OMP_NUM_THREADS threads per rank).\n"
-        "Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure.\n";
+        "Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure,\n"
+        "128 + signal when SIGTERM/SIGINT stopped a study (no result file written, an earlier one kept).\n";
 }
 
 // ------------------------------------------------------------------ list
@@ -159,9 +162,13 @@ std::string read_file(const std::string& path) {
 }
 
 std::string translate_po_error(const po::error& e, const std::string& where) {
-  if (auto* u = dynamic_cast<const po::unknown_option*>(&e))
-    return "unknown key '" + u->get_option_name() + "'" + where +
+  if (auto* u = dynamic_cast<const po::unknown_option*>(&e)) {
+    std::string key = u->get_option_name();  // "--bogus=1" -> "bogus"
+    key = key.substr(std::min(key.find_first_not_of('-'), key.size()));
+    key = key.substr(0, key.find('='));
+    return "unknown key '" + key + "'" + where +
            "; run `liebench run --help` for the list of keys (or `liebench list keys`)";
+  }
   if (auto* m = dynamic_cast<const po::multiple_occurrences*>(&e))
     return "key '" + m->get_option_name() + "' given more than once" + where;
   return std::string(e.what()) + where;
@@ -173,6 +180,8 @@ int cmd_run(int argc, char** argv) {
       "output,o", po::value<std::string>(), "result file (.h5); default results/<experiment name>.h5")(
       "force", po::bool_switch(), "overwrite an existing result file")(
       "quiet,q", po::bool_switch(), "no progress output")(
+      "check", po::bool_switch(), "validate the experiment (keys, grid, models, methods, output path) and exit without "
+                                  "running or writing anything")(
       "part", po::value<std::string>(), "run only part I of N of the study grid, as I/N (merge with `liebench merge`)");
   po::options_description keys = OptionCatalog::instance().description();
   po::options_description all;
@@ -192,7 +201,12 @@ int cmd_run(int argc, char** argv) {
   }
   if (vm.count("help")) {
     if (g_rank == 0)
-      std::cout << "usage: liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force]\n\n"
+      std::cout << "usage: liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]\n\n"
+                << "The study kind is the key `study` (" << StudyRegistry::instance().names()
+                << "); every key below can be set in the\n"
+                   "experiment file (`key = value`, or `[section]` + `key = value` for `section.key`) and\n"
+                   "overridden on the command line (`--key=value`). Lists are comma separated; a list of\n"
+                   "methods, steps, dt or tol is a grid axis, and `grid` adds axes over any other key.\n\n"
                 << cli << "\n"
                 << keys << "\n";
     return 0;
@@ -209,7 +223,10 @@ int cmd_run(int argc, char** argv) {
   po::notify(vm);
 
   std::string command_line;
-  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    if (i) command_line += ' ';
+    command_line += argv[i];
+  }
   const Config cfg(vm, text, command_line, file);
 
   RunRequest req;
@@ -234,6 +251,11 @@ int cmd_run(int argc, char** argv) {
     req.part_index -= 1;
   }
   par::Context ctx(MPI_COMM_WORLD, cfg.get_bool("deterministic", true));
+  if (vm["check"].as<bool>()) {
+    check_study(cfg, ctx, req);
+    if (g_rank == 0) std::cerr << "liebench: " << file << " is valid (nothing was run or written)\n";
+    return 0;
+  }
   run_study(cfg, ctx, req);
   return 0;
 }
@@ -269,6 +291,10 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     if (g_rank == 0) std::cerr << "liebench: error: " << e.what() << "\n";
     status = 2;
+  } catch (const studies::Interrupted& e) {
+    // A signal stopped a study: every rank got here together; 128 + signal as a shell would.
+    if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
+    status = 128 + e.signal();
   } catch (const std::exception& e) {
     std::cerr << "liebench: failure" << (g_rank ? " on rank " + std::to_string(g_rank) : std::string()) << ": "
               << e.what() << "\n";

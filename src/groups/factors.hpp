@@ -11,18 +11,30 @@
 //   bracket(a, b, out)       Lie bracket of the acting group's algebra
 //   dexpinv(u, v, out)       exact dexpinv_u(v) of that algebra
 //   dexp(u, v, out)          exact dexp_u(v)
-//   project(y)               closest point of M (used only by the classical baselines)
+//   project(y)               maps a point near M onto M (a retraction: normalise q and remove
+//                            the q-component of w on TS^2, polar factor on SO(3)); used only by
+//                            the classical baselines
+// and the acting group itself, so that the action can be checked with explicit elements:
+//   Group                    element type of the acting group
+//   identity(), exp(xi)      group identity and exponential
+//   compose(g, h)            the product g h *of the acting group* (h g in G for G^op)
+//   act(g, y, out)           out = psi(g, y)  (out may alias y);  exp_act(xi) = act(exp(xi))
 //
 // Right multiplications y -> y exp(xi) are written as left actions of the opposite
 // group G^op (g * h := h g). G^op has the same exp and the bracket -[.,.], hence
 // dexpinv^op_u = dexpinv_{-u}. The model then supplies the natural f (e.g. Q' = Q hat(w)
 // has f = w).
 #include <Eigen/Core>
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <tuple>
+#include <utility>
 
 #include "groups/bernoulli.hpp"
 #include "groups/se3.hpp"
 #include "groups/so3.hpp"
+#include "groups/tstar.hpp"
 
 namespace lie::factors {
 
@@ -38,6 +50,12 @@ namespace detail {
 inline void so3_project(double* Q) {
   const Mat3 M = CMapM3(Q);
   MapM3{Q} = so3::orthonormalize(M);
+}
+/// T*SO(3) state (Q row-major, mu) <-> group element.
+inline tstar::TstarSO3Right::Element read_tstar(const double* y) { return {Mat3(CMapM3(y)), Vec3(CMap3(y + 9))}; }
+inline void write_tstar(const tstar::TstarSO3Right::Element& e, double* out) {
+  MapM3{out} = e.g;
+  Map3{out + 9} = e.mu;
 }
 }  // namespace detail
 
@@ -64,6 +82,14 @@ struct Translation {
     for (int i = 0; i < N; ++i) out[i] = v[i];
   }
   static void project(double*) {}
+
+  using Group = Eigen::Matrix<double, N, 1>;
+  static Group identity() { return Group::Zero(); }
+  static Group exp(const double* xi) { return Eigen::Map<const Group>(xi); }
+  static Group compose(const Group& g, const Group& h) { return g + h; }
+  static void act(const Group& g, const double* y, double* out) {
+    for (int i = 0; i < N; ++i) out[i] = y[i] + g[i];
+  }
 };
 
 /// SO(3) rotating vectors of R^3: psi(g, m) = g m. Used for so(3)* with the action
@@ -81,6 +107,12 @@ struct SO3OnR3 {
   static void dexpinv(const double* u, const double* v, double* out) { Map3{out} = so3::dexpinv(CMap3(u), CMap3(v)); }
   static void dexp(const double* u, const double* v, double* out) { Map3{out} = so3::dexp(CMap3(u), CMap3(v)); }
   static void project(double*) {}
+
+  using Group = Mat3;
+  static Group identity() { return Mat3::Identity(); }
+  static Group exp(const double* xi) { return so3::exp(CMap3(xi)); }
+  static Group compose(const Group& g, const Group& h) { return g * h; }
+  static void act(const Group& g, const double* y, double* out) { Map3{out} = g * Vec3(CMap3(y)); }
 };
 
 /// SO(3) acting on itself by left multiplication: Q -> exp(xi) Q (Q stored row-major).
@@ -101,6 +133,12 @@ struct SO3Left {
   static void dexpinv(const double* u, const double* v, double* out) { Map3{out} = so3::dexpinv(CMap3(u), CMap3(v)); }
   static void dexp(const double* u, const double* v, double* out) { Map3{out} = so3::dexp(CMap3(u), CMap3(v)); }
   static void project(double* y) { detail::so3_project(y); }
+
+  using Group = Mat3;
+  static Group identity() { return Mat3::Identity(); }
+  static Group exp(const double* xi) { return so3::exp(CMap3(xi)); }
+  static Group compose(const Group& g, const Group& h) { return g * h; }
+  static void act(const Group& g, const double* y, double* out) { MapM3{out} = g * Mat3(CMapM3(y)); }
 };
 
 /// SO(3) acting on itself by right multiplication: Q -> Q exp(xi) (left action of SO(3)^op).
@@ -121,6 +159,12 @@ struct SO3Right {
   static void dexpinv(const double* u, const double* v, double* out) { Map3{out} = so3::dexpinv(-CMap3(u), CMap3(v)); }
   static void dexp(const double* u, const double* v, double* out) { Map3{out} = so3::dexp(-CMap3(u), CMap3(v)); }
   static void project(double* y) { detail::so3_project(y); }
+
+  using Group = Mat3;
+  static Group identity() { return Mat3::Identity(); }
+  static Group exp(const double* xi) { return so3::exp(CMap3(xi)); }
+  static Group compose(const Group& g, const Group& h) { return h * g; }  // product of SO(3)^op
+  static void act(const Group& g, const double* y, double* out) { MapM3{out} = Mat3(CMapM3(y)) * g; }
 };
 
 /// SE(3) acting on TS^2 by the restricted Ad-action [P] 5.1:
@@ -158,6 +202,17 @@ struct SE3OnTS2 {
     q.normalize();
     w -= w.dot(q) * q;
   }
+
+  using Group = se3::Element;
+  static Group identity() { return se3::identity(); }
+  static Group exp(const double* xi) { return se3::exp(CMap6(xi)); }
+  static Group compose(const Group& g, const Group& h) { return se3::compose(g, h); }
+  static void act(const Group& g, const double* y, double* out) {
+    const Vec3 Rq = g.R * Vec3(CMap3(y));
+    const Vec3 Rw = g.R * Vec3(CMap3(y + 3));
+    Map3{out} = Rq;
+    Map3{out + 3} = Rw + g.r.cross(Rq);
+  }
 };
 
 /// SE(3) acting on se(3)* by the coadjoint action g.mu = Ad*_{g^-1} mu [P] 3.4.2:
@@ -183,6 +238,15 @@ struct SE3Coadjoint {
   static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(CMap6(u), CMap6(v)); }
   static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(CMap6(u), CMap6(v)); }
   static void project(double*) {}
+
+  using Group = se3::Element;
+  static Group identity() { return se3::identity(); }
+  static Group exp(const double* xi) { return se3::exp(CMap6(xi)); }
+  static Group compose(const Group& g, const Group& h) { return se3::compose(g, h); }
+  /// Ad*_{g^-1} mu
+  static void act(const Group& g, const double* y, double* out) {
+    Map6{out} = se3::Ad_star(se3::inverse(g), Vec6(CMap6(y)));
+  }
 };
 
 /// T*SO(3) right-trivialised, (Q, pi) with spatial momentum pi ([P] 3.1, eq. (11)):
@@ -211,6 +275,14 @@ struct TstarSO3RightTriv {
   static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(CMap6(u), CMap6(v)); }
   static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(CMap6(u), CMap6(v)); }
   static void project(double* y) { detail::so3_project(y); }
+
+  using Group = tstar::TstarSO3Right::Element;
+  static Group identity() { return tstar::TstarSO3Right::identity(); }
+  static Group exp(const double* xi) { return tstar::TstarSO3Right::exp(CMap6(xi)); }
+  static Group compose(const Group& g, const Group& h) { return tstar::TstarSO3Right::compose(g, h); }
+  static void act(const Group& g, const double* y, double* out) {
+    detail::write_tstar(tstar::TstarSO3Right::compose(g, detail::read_tstar(y)), out);
+  }
 };
 
 /// T*SO(3) left-trivialised, (Q, m) with body momentum m ([K] 2.6-2.8, eq. (2.33)):
@@ -242,11 +314,20 @@ struct TstarSO3LeftTriv {
   static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(-CMap6(u), CMap6(v)); }
   static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(-CMap6(u), CMap6(v)); }
   static void project(double* y) { detail::so3_project(y); }
+
+  using Group = tstar::TstarSO3Left::Element;
+  static Group identity() { return tstar::TstarSO3Left::identity(); }
+  static Group exp(const double* xi) { return tstar::TstarSO3Left::exp(CMap6(xi)); }
+  static Group compose(const Group& g, const Group& h) { return tstar::TstarSO3Left::compose(h, g); }  // ^op
+  static void act(const Group& g, const double* y, double* out) {
+    detail::write_tstar(tstar::TstarSO3Left::compose(detail::read_tstar(y), g), out);
+  }
 };
 
 /// Direct product of factors stored back to back (state and algebra in the same order).
 template <class... Fs>
 struct Compound {
+  using Parts = std::tuple<Fs...>;
   static constexpr int alg_dim = (Fs::alg_dim + ...);
   static constexpr int state_dim = (Fs::state_dim + ...);
 
@@ -272,6 +353,38 @@ struct Compound {
   }
   static void project(double* y) {
     each([&]<class F>(int, int s) { F::project(y + s); });
+  }
+
+  using Group = std::tuple<typename Fs::Group...>;
+  static constexpr std::array<int, sizeof...(Fs)> alg_offsets = [] {
+    std::array<int, sizeof...(Fs)> o{};
+    int a = 0, i = 0;
+    ((o[static_cast<std::size_t>(i++)] = a, a += Fs::alg_dim), ...);
+    return o;
+  }();
+  static constexpr std::array<int, sizeof...(Fs)> state_offsets = [] {
+    std::array<int, sizeof...(Fs)> o{};
+    int s = 0, i = 0;
+    ((o[static_cast<std::size_t>(i++)] = s, s += Fs::state_dim), ...);
+    return o;
+  }();
+  static Group identity() { return Group{Fs::identity()...}; }
+  static Group exp(const double* xi) { return exp_impl(xi, std::index_sequence_for<Fs...>{}); }
+  static Group compose(const Group& g, const Group& h) { return compose_impl(g, h, std::index_sequence_for<Fs...>{}); }
+  static void act(const Group& g, const double* y, double* out) { act_impl(g, y, out, std::index_sequence_for<Fs...>{}); }
+
+ private:
+  template <std::size_t... I>
+  static Group exp_impl(const double* xi, std::index_sequence<I...>) {
+    return Group{Fs::exp(xi + alg_offsets[I])...};
+  }
+  template <std::size_t... I>
+  static Group compose_impl(const Group& g, const Group& h, std::index_sequence<I...>) {
+    return Group{Fs::compose(std::get<I>(g), std::get<I>(h))...};
+  }
+  template <std::size_t... I>
+  static void act_impl(const Group& g, const double* y, double* out, std::index_sequence<I...>) {
+    (Fs::act(std::get<I>(g), y + state_offsets[I], out + state_offsets[I]), ...);
   }
 };
 

@@ -206,12 +206,20 @@ void OptionCatalog::validate(const std::string& key, const std::string& value) c
 }
 
 std::string OptionCatalog::markdown() const {
+  auto cell = [](const std::string& x) {  // a '|' inside a cell would end it
+    std::string o;
+    for (char c : x) o += c == '|' ? std::string("\\|") : std::string(1, c);
+    return o;
+  };
   std::ostringstream os;
-  os << "| key | type | default | meaning |\n|---|---|---|---|\n";
+  os << "| key | group | type | default | meaning |\n|---|---|---|---|---|\n";
   for (const OptionSpec* s : all()) {
-    os << "| `" << s->key << "` | " << type_name(s->type);
-    if (!s->allowed.empty()) os << ": " << join(s->allowed);
-    os << " | " << (s->default_value.empty() ? "(none)" : "`" + s->default_value + "`") << " | " << s->help << " |\n";
+    std::string type = type_name(s->type);
+    if (!s->allowed.empty()) type += ": " + join(s->allowed);
+    os << "| `" << s->key << "` | " << s->group << " | " << cell(type) << " | ";
+    if (s->default_value.empty()) os << "(none)";
+    else os << "`" << cell(s->default_value) << "`";
+    os << " | " << cell(s->help) << " |\n";
   }
   return os.str();
 }

@@ -1,5 +1,7 @@
 #include "studies/study.hpp"
 
+#include "io/safe_output.hpp"
+
 namespace lie {
 
 namespace {
@@ -11,8 +13,15 @@ const bool kStudyKeys = declare_options({
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const std::string kind = cfg.get_string("study");
   const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
-  if (e.check) e.check(cfg, ctx);
+  // Every study validates its whole configuration (check) before it creates any file.
   e.run(cfg, ctx, req);
+}
+
+void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
+  const std::string kind = cfg.get_string("study");
+  const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
+  io::SafeOutput::check(req.output, req.force, ctx.comm());
+  if (e.check) e.check(cfg, ctx);
 }
 
 }  // namespace lie

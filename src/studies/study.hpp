@@ -25,12 +25,16 @@ struct StudyEntry {
   std::string tables;  // report tables this study produces, e.g. "convergence"
   /// Validates the whole configuration (models, methods, grids) without running anything.
   std::function<void(const Config&, par::Context&)> check;
-  /// Runs the study and writes the result file (collective).
+  /// Runs the study and writes the result file (collective). Validates everything `check`
+  /// validates first, before any file is created.
   std::function<void(const Config&, par::Context&, const RunRequest&)> run;
 };
 using StudyRegistry = Registry<StudyEntry>;
 
-/// Looks up the study named by key `study`, checks the configuration, then runs it.
+/// Looks up the study named by key `study` and runs it (validation first, then the runs).
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req);
+/// Validates everything run_study would (configuration, grid, models, methods, output path)
+/// and returns without creating any file (`liebench run FILE.cfg --check`).
+void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req);
 
 }  // namespace lie

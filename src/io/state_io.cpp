@@ -1,0 +1,110 @@
+#include "io/state_io.hpp"
+
+#include <stdexcept>
+
+#include "core/error.hpp"
+
+namespace lie::io {
+
+StateRows state_rows(const Model& model, const par::Context& ctx) {
+  StateRows r;
+  r.global_rows = model.global_components();
+  r.cols = static_cast<std::size_t>(model.state_dim_per_component());
+  r.row_offset = model.global_offset();
+  const Space& sp = model.space();
+  if (r.cols == 0) throw std::logic_error("model '" + model.name() + "' reports 0 state values per component");
+  if (sp.state_size() % r.cols != 0)
+    throw std::logic_error("model '" + model.name() + "': local state size " + std::to_string(sp.state_size()) +
+                           " is not a multiple of state_dim_per_component = " + std::to_string(r.cols));
+  r.local_rows = sp.state_size() / r.cols;
+  const auto& blocks = sp.blocks();
+  if (blocks.size() > 1) {
+    std::size_t dims = 0;
+    bool same_count = true;
+    for (const Block& b : blocks) {
+      dims += static_cast<std::size_t>(b.state_dim);
+      same_count = same_count && b.count == r.local_rows;
+    }
+    if (same_count && dims == r.cols) {
+      r.interleave = true;
+    } else if (r.local_rows != 1) {
+      throw std::logic_error("model '" + model.name() + "': blocks of different lengths cannot be stored as rows of " +
+                             std::to_string(r.cols) + " values per component");
+    }
+  }
+  const std::uint64_t total = ctx.sum_u64(r.local_rows);
+  if (total != r.global_rows) {
+    if (r.local_rows == r.global_rows && total == r.global_rows * static_cast<std::uint64_t>(ctx.size())) {
+      r.replicated = true;
+      r.row_offset = 0;
+    } else {
+      throw std::logic_error("model '" + model.name() + "': ranks hold " + std::to_string(total) + " components in total, "
+                             "global_components() = " + std::to_string(r.global_rows));
+    }
+  }
+  return r;
+}
+
+std::vector<double> pack_rows(const Model& model, const StateRows& layout, const double* y) {
+  const std::size_t n = layout.local_rows * layout.cols;
+  std::vector<double> out(n);
+  if (!layout.interleave) {
+    std::copy(y, y + n, out.begin());
+    return out;
+  }
+  std::size_t col = 0;
+  for (const Block& b : model.space().blocks()) {
+    const std::size_t d = static_cast<std::size_t>(b.state_dim);
+    for (std::size_t i = 0; i < b.count; ++i)
+      for (std::size_t k = 0; k < d; ++k) out[i * layout.cols + col + k] = y[b.state_offset + i * d + k];
+    col += d;
+  }
+  return out;
+}
+
+void unpack_rows(const Model& model, const StateRows& layout, const double* rows, double* y) {
+  const std::size_t n = layout.local_rows * layout.cols;
+  if (!layout.interleave) {
+    std::copy(rows, rows + n, y);
+    return;
+  }
+  std::size_t col = 0;
+  for (const Block& b : model.space().blocks()) {
+    const std::size_t d = static_cast<std::size_t>(b.state_dim);
+    for (std::size_t i = 0; i < b.count; ++i)
+      for (std::size_t k = 0; k < d; ++k) y[b.state_offset + i * d + k] = rows[i * layout.cols + col + k];
+    col += d;
+  }
+}
+
+void write_state(const h5::File& f, hid_t loc, const std::string& name, const Model& model, const StateRows& layout,
+                 const double* y) {
+  const auto rows = pack_rows(model, layout, y);
+  const bool mine = !layout.replicated || f.writer();
+  h5::write_rows(f, loc, name, layout.global_rows, layout.cols, layout.row_offset, mine ? layout.local_rows : 0,
+                 rows.data());
+}
+
+void read_state(const std::string& path, const std::string& dataset, const Model& model, const par::Context& ctx,
+                double* y) {
+  const StateRows layout = state_rows(model, ctx);
+  h5::File f;
+  try {
+    f = h5::File::open_read(path);
+  } catch (const h5::Error& e) {
+    throw UsageError(std::string(e.what()) + "; check the path of the initial-state file");
+  }
+  if (!h5::exists(f.id(), dataset))
+    throw UsageError("file '" + path + "' has no dataset '" + dataset + "' (runs are /runs/run_NNNNN/final_state)");
+  h5::Handle d = h5::open_dataset(f.id(), dataset);
+  const auto shape = h5::dataset_shape(d);
+  if (shape.size() != 2 || shape[0] != layout.global_rows || shape[1] != layout.cols)
+    throw UsageError("dataset '" + dataset + "' in '" + path + "' has shape [" +
+                     (shape.size() == 2 ? std::to_string(shape[0]) + "][" + std::to_string(shape[1]) : std::string("?")) +
+                     "]; model '" + model.name() + "' needs [" + std::to_string(layout.global_rows) + "][" +
+                     std::to_string(layout.cols) + "]");
+  const auto rows = h5::read_rows(f.id(), dataset, layout.row_offset, layout.local_rows);
+  unpack_rows(model, layout, rows.data(), y);
+}
+
+}  // namespace lie::io

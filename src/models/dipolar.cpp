@@ -1,0 +1,492 @@
+#include "models/dipolar.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "groups/so3.hpp"
+#include "io/hdf5_rows.hpp"
+#include "parallel/exact_sum.hpp"
+
+namespace lie {
+
+namespace {
+
+const bool kKeys = declare_options({
+    {"dipolar.N", OptionType::PositiveInt, "100", "number of bodies (for initial = file: taken from the file if unset)",
+     {}, "dipolar"},
+    {"dipolar.mass", OptionType::PositiveReal, "1", "mass M of every body", {}, "dipolar"},
+    {"dipolar.inertia", OptionType::PositiveRealList, "1, 1.88, 2.88",
+     "principal moments of inertia I1, I2, I3 of every body ([K] 3.2.2: water)", {}, "dipolar"},
+    {"dipolar.epsilon", OptionType::NonNegativeReal, "1", "epsilon of the 4 eps (sigma/r)^12 soft-sphere term", {},
+     "dipolar"},
+    {"dipolar.sigma", OptionType::PositiveReal, "1", "sigma of the soft-sphere term", {}, "dipolar"},
+    {"dipolar.dipole", OptionType::RealList, "0, 1, 1",
+     "body-frame dipole mubar (mu_i = Q_i mubar); default (1, 1, 0) for initial = random2d", {}, "dipolar"},
+    {"dipolar.dipole_strength", OptionType::NonNegativeReal, "1",
+     "coupling kappa of the dipole-dipole energy kappa (mu_i.mu_j/r^3 - 3 (mu_i.r)(mu_j.r)/r^5); 0: soft spheres only",
+     {}, "dipolar"},
+    {"dipolar.lj_attraction", OptionType::Bool, "false",
+     "add the attractive -4 eps (sigma/r)^6 term (Lennard-Jones + dipole, the usual MD model)", {}, "dipolar"},
+    {"dipolar.cutoff", OptionType::NonNegativeReal, "0",
+     "pair cutoff radius (plain truncation: energy jumps when pairs cross it); 0: all pairs, as [K]", {}, "dipolar"},
+    {"dipolar.initial", OptionType::Choice, "random",
+     "initial state: random ([K] 3.2.2), random2d (the 2-D variant), file (HDF5 rows [N][18])",
+     {"random", "random2d", "file"}, "dipolar"},
+    {"dipolar.spread", OptionType::NonNegativeReal, "0",
+     "positions: Gaussian components scaled so that the largest is +-spread; 0: spread = N ([K])", {}, "dipolar"},
+    {"dipolar.seed", OptionType::NonNegativeInt, "1", "seed of the random initial state", {}, "dipolar"},
+    {"dipolar.file", OptionType::String, "", "HDF5 file of the initial state (initial = file)", {}, "dipolar"},
+    {"dipolar.dataset", OptionType::String, "/runs/run_00000/final_state",
+     "dataset [N][18] rows (q, p, Q row-major, m) in dipolar.file", {}, "dipolar"},
+});
+
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// Reproducible normal variates: mt19937_64 (fully specified by the standard), 53-bit
+// uniforms, Box-Muller (std::normal_distribution is implementation-defined).
+class NormalStream {
+ public:
+  explicit NormalStream(std::uint64_t seed) : g_(seed) {}
+  double uniform() { return static_cast<double>(g_() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double normal() {
+    if (have_spare_) {
+      have_spare_ = false;
+      return spare_;
+    }
+    const double u1 = 1.0 - uniform();  // (0, 1]
+    const double u2 = uniform();
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    spare_ = r * std::sin(kTwoPi * u2);
+    have_spare_ = true;
+    return r * std::cos(kTwoPi * u2);
+  }
+
+ private:
+  std::mt19937_64 g_;
+  double spare_ = 0.0;
+  bool have_spare_ = false;
+};
+
+using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+using CMapQ = Eigen::Map<const RowMat3>;
+using MapQ = Eigen::Map<RowMat3>;
+
+// mu = Q mubar, written out so that every rank computes it with the same operations.
+inline void rotate(const double* Q, const std::array<double, 3>& v, double* out) {
+  for (int a = 0; a < 3; ++a) out[a] = Q[3 * a] * v[0] + Q[3 * a + 1] * v[1] + Q[3 * a + 2] * v[2];
+}
+
+}  // namespace
+
+DipolarParams DipolarParams::from_config(const Config& cfg) {
+  DipolarParams p;
+  const std::string init = cfg.get_choice("dipolar.initial", {"random", "random2d", "file"});
+  p.initial = init == "random" ? Initial::Random : init == "random2d" ? Initial::Random2D : Initial::File;
+  p.n = static_cast<std::size_t>(cfg.get_int_at_least("dipolar.N", 1));
+  if (p.initial == Initial::File && !cfg.was_set("dipolar.N")) p.n = 0;
+  p.mass = cfg.get_positive("dipolar.mass");
+  const auto I = cfg.get_double_list("dipolar.inertia");
+  if (I.size() != 3)
+    throw UsageError("key 'dipolar.inertia' needs 3 values (I1, I2, I3), got " + std::to_string(I.size()));
+  for (int k = 0; k < 3; ++k) {
+    if (!(I[static_cast<std::size_t>(k)] > 0.0))
+      throw UsageError("key 'dipolar.inertia' has a value <= 0; moments of inertia must be > 0");
+    p.inertia[static_cast<std::size_t>(k)] = I[static_cast<std::size_t>(k)];
+  }
+  p.epsilon = cfg.get_nonnegative("dipolar.epsilon");
+  p.sigma = cfg.get_positive("dipolar.sigma");
+  if (cfg.was_set("dipolar.dipole") || p.initial != Initial::Random2D) {
+    const auto d = cfg.get_double_list("dipolar.dipole");
+    if (d.size() != 3)
+      throw UsageError("key 'dipolar.dipole' needs 3 values (body-frame dipole), got " + std::to_string(d.size()));
+    p.dipole = {d[0], d[1], d[2]};
+  } else {
+    p.dipole = {1.0, 1.0, 0.0};  // [K] 3.2.2, 2-D runs
+  }
+  if (p.initial == Initial::Random2D && p.dipole[2] != 0.0)
+    throw UsageError("key 'dipolar.dipole' has value '" + cfg.get_string("dipolar.dipole") +
+                     "'; the 2-D variant (initial = random2d) needs a dipole in the x-y plane (third value 0)");
+  p.dipole_strength = cfg.get_nonnegative("dipolar.dipole_strength");
+  p.lj_attraction = cfg.get_bool("dipolar.lj_attraction");
+  p.cutoff = cfg.get_nonnegative("dipolar.cutoff");
+  p.spread = cfg.get_nonnegative("dipolar.spread");
+  p.seed = static_cast<std::uint64_t>(cfg.get_int_at_least("dipolar.seed", 0));
+  p.file = cfg.get_string("dipolar.file", "");
+  p.dataset = cfg.get_string("dipolar.dataset");
+  if (p.initial == Initial::File && p.file.empty())
+    throw UsageError("key 'dipolar.file' is empty; initial = file needs an HDF5 file");
+  return p;
+}
+
+Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)), ctx_(ctx) {
+  if (p_.initial == DipolarParams::Initial::File) {
+    const io::DatasetShape shape = io::probe_rows(p_.file, p_.dataset, ctx_.comm(), "dipolar.file");
+    if (shape.cols != static_cast<std::size_t>(kStateDim))
+      throw UsageError("dataset '" + p_.dataset + "' in '" + p_.file + "' (key 'dipolar.file') has " +
+                       std::to_string(shape.cols) + " values per row; the dipolar state needs 18 (q, p, Q, m)");
+    if (p_.n == 0) p_.n = shape.rows;
+    if (shape.rows != p_.n)
+      throw UsageError("key 'dipolar.N' has value " + std::to_string(p_.n) + " but dataset '" + p_.dataset +
+                       "' in '" + p_.file + "' holds " + std::to_string(shape.rows) + " bodies");
+  }
+  if (p_.n == 0) throw UsageError("key 'dipolar.N' must be >= 1");
+  range_ = par::balanced_range(p_.n, ctx_.size(), ctx_.rank());
+  space_.add(FactorKind::RigidBodyLeftTriv, range_.size(), "bodies");
+
+  pair_.eps = p_.epsilon;
+  pair_.sigma = p_.sigma;
+  pair_.attraction = p_.lj_attraction ? 1.0 : 0.0;
+  pair_.cutoff2 = p_.cutoff > 0.0 ? p_.cutoff * p_.cutoff : std::numeric_limits<double>::infinity();
+  pair_.masked_r2 = 1.0;
+
+  counts_.resize(static_cast<std::size_t>(ctx_.size()));
+  displs_.resize(counts_.size());
+  for (int r = 0; r < ctx_.size(); ++r) {
+    const par::Range rr = par::balanced_range(p_.n, ctx_.size(), r);
+    counts_[static_cast<std::size_t>(r)] = static_cast<int>(6 * rr.size());
+    displs_[static_cast<std::size_t>(r)] = static_cast<int>(6 * rr.begin);
+  }
+  send_.resize(6 * range_.size());
+  recv_.resize(6 * p_.n);
+  mu_local_.resize(3 * range_.size());
+  partners_.resize(p_.n);
+  rows_.resize(range_.size());
+
+  y0_.assign(space_.state_size(), 0.0);
+  if (p_.initial == DipolarParams::Initial::File)
+    read_state_file();
+  else
+    make_random_state(p_.initial == DipolarParams::Initial::Random2D);
+}
+
+std::unique_ptr<Model> Dipolar::create(const Config& cfg, par::Context& ctx) {
+  return std::make_unique<Dipolar>(DipolarParams::from_config(cfg), ctx);
+}
+
+void Dipolar::make_random_state(bool planar) {
+  const std::size_t n = p_.n;
+  const int dim = planar ? 2 : 3;
+  NormalStream rng(p_.seed);
+  std::vector<double> g(n * static_cast<std::size_t>(dim));
+  double gmax = 0.0;
+  for (double& v : g) {
+    v = rng.normal();
+    gmax = std::max(gmax, std::fabs(v));
+  }
+  const double S = p_.spread > 0.0 ? p_.spread : static_cast<double>(n);
+  const double scale = gmax > 0.0 ? S / gmax : 0.0;
+  // Orientations are drawn for all bodies too (stream position independent of the layout).
+  std::vector<double> Qall(9 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double* Q = &Qall[9 * i];
+    if (planar) {
+      const double th = kTwoPi * rng.uniform();
+      const double c = std::cos(th), s = std::sin(th);
+      const double R[9] = {c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0};
+      std::copy(R, R + 9, Q);
+    } else {
+      // Draw in a fixed sequence (the order of evaluation of function arguments is unspecified).
+      const double w = rng.normal(), x = rng.normal(), yq = rng.normal(), z = rng.normal();
+      Eigen::Quaterniond qt(w, x, yq, z);
+      qt.normalize();
+      MapQ{Q} = qt.toRotationMatrix();
+    }
+  }
+  for (std::size_t li = 0; li < range_.size(); ++li) {
+    const std::size_t i = range_.begin + li;
+    double* y = &y0_[kStateDim * li];
+    for (int k = 0; k < 3; ++k) y[k] = k < dim ? scale * g[static_cast<std::size_t>(dim) * i + static_cast<std::size_t>(k)] : 0.0;
+    std::copy(&Qall[9 * i], &Qall[9 * i] + 9, y + 6);
+  }
+}
+
+void Dipolar::read_state_file() {
+  std::vector<double> rows;
+  io::read_rows(p_.file, p_.dataset, ctx_.comm(), range_.begin, range_.end, kStateDim, rows, "dipolar.file");
+  bool ok = true;
+  std::size_t bad = 0;
+  for (std::size_t li = 0; li < range_.size() && ok; ++li) {
+    const double* y = &rows[kStateDim * li];
+    for (int k = 0; k < kStateDim; ++k) ok = ok && std::isfinite(y[k]);
+    ok = ok && so3::orthogonality_error(Mat3(CMapQ(y + 6))) <= 1e-10;
+    if (!ok) bad = range_.begin + li;
+  }
+  const double first_bad = ctx_.min(ok ? std::numeric_limits<double>::infinity() : static_cast<double>(bad));
+  if (std::isfinite(first_bad))
+    throw UsageError("dataset '" + p_.dataset + "' in '" + p_.file + "' (key 'dipolar.file'): body " +
+                     std::to_string(static_cast<std::size_t>(first_bad)) +
+                     " has a non-finite value or an orientation that is not a rotation (||Q^T Q - I|| > 1e-10)");
+  y0_ = std::move(rows);
+}
+
+void Dipolar::initial_state(double* y) const { std::copy(y0_.begin(), y0_.end(), y); }
+
+void Dipolar::gather_partners(const double* y) {
+  const std::size_t nl = range_.size();
+  const double kappa = p_.dipole_strength;
+  for (std::size_t li = 0; li < nl; ++li) {
+    const double* s = y + kStateDim * li;
+    double* mu = &mu_local_[3 * li];
+    rotate(s + 6, p_.dipole, mu);
+    double* out = &send_[6 * li];
+    out[0] = s[0], out[1] = s[1], out[2] = s[2];
+    out[3] = kappa * mu[0], out[4] = kappa * mu[1], out[5] = kappa * mu[2];
+  }
+  {
+    par::ScopedTimer timer(ctx_.timers(), "comm");
+    if (ctx_.size() > 1)
+      MPI_Allgatherv(send_.data(), static_cast<int>(send_.size()), MPI_DOUBLE, recv_.data(), counts_.data(),
+                     displs_.data(), MPI_DOUBLE, ctx_.comm());
+    else
+      std::copy(send_.begin(), send_.end(), recv_.begin());
+  }
+  for (std::size_t j = 0; j < p_.n; ++j) partners_.set(j, &recv_[6 * j], &recv_[6 * j + 3]);
+}
+
+void Dipolar::build_cells() {
+  const std::size_t n = p_.n;
+  const double inv = 1.0 / p_.cutoff;
+  cell_of_.resize(n);
+  for (std::size_t j = 0; j < n; ++j)
+    if (!(std::fabs(partners_.x[j]) + std::fabs(partners_.y[j]) + std::fabs(partners_.z[j]) < 1e15 * p_.cutoff))
+      throw NumericalError("dipolar: body " + std::to_string(j) + " has a non-finite or huge position; cannot bin it");
+  for (std::size_t j = 0; j < n; ++j)
+    cell_of_[j] = {static_cast<std::int64_t>(std::floor(partners_.z[j] * inv)),
+                   static_cast<std::int64_t>(std::floor(partners_.y[j] * inv)),
+                   static_cast<std::int64_t>(std::floor(partners_.x[j] * inv))};
+  cell_order_.resize(n);
+  for (std::size_t j = 0; j < n; ++j) cell_order_[j] = j;
+  std::sort(cell_order_.begin(), cell_order_.end(), [&](std::size_t a, std::size_t b) {
+    return cell_of_[a] < cell_of_[b] || (cell_of_[a] == cell_of_[b] && a < b);
+  });
+  sorted_keys_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) sorted_keys_[k] = cell_of_[cell_order_[k]];
+}
+
+void Dipolar::compute_rows_cells(bool want_energy) {
+  build_cells();
+  const std::size_t nl = range_.size(), b = range_.begin;
+  thread_candidates_.resize(static_cast<std::size_t>(omp_get_max_threads()));
+#pragma omp parallel
+  {
+    dipolar::PartnerSoA& cand = thread_candidates_[static_cast<std::size_t>(omp_get_thread_num())];
+    std::vector<std::size_t> ids;
+#pragma omp for schedule(dynamic, 16)
+    for (std::size_t li = 0; li < nl; ++li) {
+      const std::size_t gi = b + li;
+      const CellKey c = cell_of_[gi];
+      // Candidates: for (dz, dy) in fixed order, the run of cells (x - 1 .. x + 1), each run
+      // sorted by (cell, index).
+      ids.clear();
+      std::size_t self = 0;
+      for (std::int64_t dz = -1; dz <= 1; ++dz)
+        for (std::int64_t dy = -1; dy <= 1; ++dy) {
+          const CellKey lo{c.z + dz, c.y + dy, c.x - 1}, hi{c.z + dz, c.y + dy, c.x + 1};
+          auto first = std::lower_bound(sorted_keys_.begin(), sorted_keys_.end(), lo);
+          auto last = std::upper_bound(first, sorted_keys_.end(), hi);
+          for (auto it = first; it != last; ++it) {
+            const std::size_t j = cell_order_[static_cast<std::size_t>(it - sorted_keys_.begin())];
+            if (j == gi) self = ids.size();
+            ids.push_back(j);
+          }
+        }
+      if (cand.x.size() < ids.size() + dipolar::kLanes) cand.resize(2 * ids.size() + dipolar::kLanes);
+      cand.n = ids.size();
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        const std::size_t j = ids[k];
+        cand.x[k] = partners_.x[j], cand.y[k] = partners_.y[j], cand.z[k] = partners_.z[j];
+        cand.mx[k] = partners_.mx[j], cand.my[k] = partners_.my[j], cand.mz[k] = partners_.mz[j];
+      }
+      const double qi[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
+      dipolar::RowSums& r = rows_[li];
+      dipolar::ordered_row(cand, 0, ids.size(), self, qi, &mu_local_[3 * li], pair_, want_energy, r);
+      r.energy *= 0.5;
+    }
+  }
+}
+
+void Dipolar::compute_rows(bool want_energy) {
+  const std::size_t nl = range_.size();
+  const std::size_t b = range_.begin, e = range_.end, n = p_.n;
+  if (p_.cutoff > 0.0) {
+    compute_rows_cells(want_energy);
+    return;
+  }
+  if (ctx_.deterministic()) {
+    // Ordered: every body against all partners, in global index order.
+#pragma omp parallel for schedule(static)
+    for (std::size_t li = 0; li < nl; ++li) {
+      const std::size_t gi = b + li;
+      const double qi[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
+      dipolar::RowSums& r = rows_[li];
+      dipolar::ordered_row(partners_, 0, n, gi, qi, &mu_local_[3 * li], pair_, want_energy, r);
+      r.energy *= 0.5;  // each pair is seen from both sides
+    }
+    return;
+  }
+  // Fast mode: pairs inside this rank once (Newton's third law), remote pairs row-wise.
+  const double kappa = p_.dipole_strength;
+  local_scaled_.resize(nl);
+  local_plain_.resize(nl);
+  for (std::size_t li = 0; li < nl; ++li) {
+    const std::size_t gi = b + li;
+    const double q[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
+    const double km[3] = {partners_.mx[gi], partners_.my[gi], partners_.mz[gi]};
+    local_scaled_.set(li, q, km);
+    local_plain_.set(li, q, &mu_local_[3 * li]);
+  }
+  const std::size_t stride = local_scaled_.npad;
+  const int nt = omp_get_max_threads();
+  thread_acc_.resize(static_cast<std::size_t>(nt));
+#pragma omp parallel num_threads(nt)
+  {
+    std::vector<double>& acc = thread_acc_[static_cast<std::size_t>(omp_get_thread_num())];
+    acc.assign(dipolar::kNewton3Fields * stride, 0.0);
+#pragma omp for schedule(static, 1)
+    for (std::size_t li = 0; li < nl; ++li)
+      dipolar::newton3_row(local_scaled_, local_plain_, li, kappa, pair_, want_energy, acc.data(), stride);
+#pragma omp for schedule(static)
+    for (std::size_t li = 0; li < nl; ++li) {
+      const std::size_t gi = b + li;
+      const double qi[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
+      dipolar::RowSums lo{}, hi{};
+      dipolar::ordered_row(partners_, 0, b, gi, qi, &mu_local_[3 * li], pair_, want_energy, lo);
+      dipolar::ordered_row(partners_, e, n, gi, qi, &mu_local_[3 * li], pair_, want_energy, hi);
+      dipolar::RowSums& r = rows_[li];
+      for (int k = 0; k < 3; ++k) {
+        r.force[k] = lo.force[k] + hi.force[k];
+        r.field[k] = lo.field[k] + hi.field[k];
+      }
+      r.s = lo.s + hi.s;
+      r.energy = 0.5 * (lo.energy + hi.energy);
+    }
+  }
+  for (std::size_t li = 0; li < nl; ++li) {
+    dipolar::RowSums& r = rows_[li];
+    for (const auto& acc : thread_acc_) {
+      for (int k = 0; k < 3; ++k) {
+        r.force[k] += acc[static_cast<std::size_t>(k) * stride + li];
+        r.field[k] += acc[static_cast<std::size_t>(3 + k) * stride + li];
+      }
+      r.energy += acc[6 * stride + li];
+    }
+  }
+}
+
+void Dipolar::vector_field(double, const double* y, double* xi) {
+  ++n_rhs_;
+  par::ScopedTimer timer(ctx_.timers(), "rhs");
+  gather_partners(y);
+  compute_rows(false);
+  const std::size_t nl = range_.size();
+  const double invM = 1.0 / p_.mass;
+  const double invI[3] = {1.0 / p_.inertia[0], 1.0 / p_.inertia[1], 1.0 / p_.inertia[2]};
+#pragma omp parallel for schedule(static) if (nl >= 256)
+  for (std::size_t li = 0; li < nl; ++li) {
+    const double* s = y + kStateDim * li;
+    double* f = xi + kAlgDim * li;
+    const dipolar::RowSums& r = rows_[li];
+    const double* mu = &mu_local_[3 * li];
+    const double* Q = s + 6;
+    // dq = p / M, dp = F_i
+    for (int k = 0; k < 3; ++k) f[k] = s[3 + k] * invM;
+    for (int k = 0; k < 3; ++k) f[3 + k] = r.force[k] + r.s * mu[k];
+    // xi = I^-1 m
+    for (int k = 0; k < 3; ++k) f[6 + k] = s[15 + k] * invI[k];
+    // alpha = -rot(Q^T dV/dQ) = -Q^T (mu_i x g_i)
+    const double tx = mu[1] * r.field[2] - mu[2] * r.field[1];
+    const double ty = mu[2] * r.field[0] - mu[0] * r.field[2];
+    const double tz = mu[0] * r.field[1] - mu[1] * r.field[0];
+    for (int k = 0; k < 3; ++k) f[9 + k] = -(Q[k] * tx + Q[3 + k] * ty + Q[6 + k] * tz);
+  }
+}
+
+double Dipolar::potential_energy(const double* y) {
+  gather_partners(y);
+  compute_rows(true);
+  par::ExactSum v;
+  for (const auto& r : rows_) v.add(r.energy);
+  ctx_.allreduce(std::span<par::ExactSum>(&v, 1));
+  return v.value();
+}
+
+void Dipolar::observables(double, const double* y, Observables& out) {
+  par::ScopedTimer timer(ctx_.timers(), "reduce");
+  const double V = potential_energy(y);
+  // kinetic, linear momentum (3), angular momentum sum_i q_i x p_i + Q_i m_i (3)
+  std::array<par::ExactSum, 7> sums;
+  double ortho = 0.0;
+  for (std::size_t li = 0; li < range_.size(); ++li) {
+    const double* s = y + kStateDim * li;
+    const double *q = s, *p = s + 3, *Q = s + 6, *m = s + 15;
+    sums[0].add(0.5 * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) / p_.mass);
+    sums[0].add(0.5 * (m[0] * m[0] / p_.inertia[0] + m[1] * m[1] / p_.inertia[1] + m[2] * m[2] / p_.inertia[2]));
+    for (int k = 0; k < 3; ++k) sums[1 + static_cast<std::size_t>(k)].add(p[k]);
+    double Qm[3];
+    for (int a = 0; a < 3; ++a) Qm[a] = Q[3 * a] * m[0] + Q[3 * a + 1] * m[1] + Q[3 * a + 2] * m[2];
+    sums[4].add(q[1] * p[2] - q[2] * p[1]);
+    sums[4].add(Qm[0]);
+    sums[5].add(q[2] * p[0] - q[0] * p[2]);
+    sums[5].add(Qm[1]);
+    sums[6].add(q[0] * p[1] - q[1] * p[0]);
+    sums[6].add(Qm[2]);
+    ortho = std::max(ortho, so3::orthogonality_error(Mat3(CMapQ(Q))));
+  }
+  ctx_.allreduce(std::span<par::ExactSum>(sums.data(), sums.size()));
+  ortho = ctx_.max(ortho);
+  const double K = sums[0].value();
+  out.set("total_energy", K + V);
+  out.set("kinetic_energy", K);
+  out.set("potential_energy", V);
+  out.set("linear_momentum_x", sums[1].value());
+  out.set("linear_momentum_y", sums[2].value());
+  out.set("linear_momentum_z", sums[3].value());
+  out.set("angular_momentum_x", sums[4].value());
+  out.set("angular_momentum_y", sums[5].value());
+  out.set("angular_momentum_z", sums[6].value());
+  out.set("orthogonality_error", ortho);
+}
+
+std::vector<std::string> Dipolar::observable_names() const {
+  return {"total_energy",       "kinetic_energy",     "potential_energy",   "linear_momentum_x",
+          "linear_momentum_y",  "linear_momentum_z",  "angular_momentum_x", "angular_momentum_y",
+          "angular_momentum_z", "orthogonality_error"};
+}
+
+std::vector<TrajectoryField> Dipolar::trajectory_fields() const {
+  return {{"position", 3, "sigma", "centre of mass q_i"},
+          {"orientation", 9, "1", "rotation matrix Q_i (body to space), row-major"},
+          {"dipole_moment", 3, "1", "space-frame dipole mu_i = Q_i mubar (without the coupling kappa)"},
+          {"velocity", 3, "1", "p_i / M"},
+          {"angular_velocity", 3, "1", "body-frame angular velocity I^-1 m_i"}};
+}
+
+void Dipolar::trajectory_field(const std::string& name, const double* y, double* out) const {
+  for (std::size_t li = 0; li < range_.size(); ++li) {
+    const double* s = y + kStateDim * li;
+    if (name == "position") {
+      std::copy(s, s + 3, out + 3 * li);
+    } else if (name == "orientation") {
+      std::copy(s + 6, s + 15, out + 9 * li);
+    } else if (name == "dipole_moment") {
+      rotate(s + 6, p_.dipole, out + 3 * li);
+    } else if (name == "velocity") {
+      for (int k = 0; k < 3; ++k) out[3 * li + static_cast<std::size_t>(k)] = s[3 + k] / p_.mass;
+    } else if (name == "angular_velocity") {
+      for (int k = 0; k < 3; ++k) out[3 * li + static_cast<std::size_t>(k)] = s[15 + k] / p_.inertia[static_cast<std::size_t>(k)];
+    } else {
+      throw std::out_of_range("dipolar model has no trajectory field '" + name + "'");
+    }
+  }
+}
+
+LIEBENCH_REGISTER(ModelEntry, ModelEntry{"dipolar",
+                                         "dipolar soft spheres: N rigid bodies on T*(R^3 x SO(3)), soft-sphere "
+                                         "(+ optional LJ attraction) + point-dipole pair forces, all pairs",
+                                         "[K] 3.2, 2.6-2.8", &Dipolar::create})
+
+}  // namespace lie

@@ -1,0 +1,125 @@
+#pragma once
+// Dipolar soft spheres [K] 3.2: N identical rigid bodies on T*(R^3 x SO(3)), left
+// trivialised ([K] eq. (2.44)); state of body i = (q_i, p_i, Q_i row-major, m_i) (18 values),
+// algebra (dq, dp, xi, alpha) (12 values) acting through factor rigid_body_left:
+//   q' = dq, p' = dp, Q' = Q hat(xi), m' = alpha + m x xi.
+// With f_i = (p_i/M, -dV/dq_i, I^-1 m_i, -rot(Q_i^T dV/dQ_i)) this is exactly [K] eq. (3.4):
+//   q' = p/M, p' = -dV/dq, Q' = Q hat(I^-1 m), m' = m x I^-1 m - rot(Q^T dV/dQ).
+// Hamiltonian H = sum_i |p_i|^2/(2M) + m_i.I^-1 m_i/2 + sum_{i<j} V_ij, V_ij in
+// dipolar_kernel.hpp (soft sphere 4 eps (s/r)^12, optional -4 eps (s/r)^6, point dipoles
+// mu_i = Q_i mubar with coupling kappa). All pairs, unbounded domain ([K]), optional cutoff.
+//
+// Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
+// Each vector-field evaluation allgathers (q_j, kappa mu_j) of all bodies; then, with
+// `deterministic = true` (default), every local body sums over all partners j in global index
+// order (dipolar_kernel.hpp), so f and every observable are bitwise identical for every
+// ranks x threads layout. With `deterministic = false` pairs inside a rank use Newton's third
+// law (half the pair work there; summation order then depends on the layout).
+//
+// Initial states ([K] 3.2.2), all drawn on every rank from one seeded stream (mt19937_64,
+// Box-Muller normals) in global order, so they do not depend on the layout either:
+//   random   : positions: 3N standard normals g (body by body), scaled by S / max|g| with
+//              S = spread (0: S = N), i.e. Gaussian components stretched to fill [-S, S]
+//              ("Gaussian distributed random components between -N and N"); orientations:
+//              uniformly (Haar) random rotations from normalised Gaussian quaternions; p = m = 0.
+//   random2d : as [K] 3.2.2's 2-D runs: 2N normals for (x, y), z = 0, same scaling;
+//              Q_i = rotation about z by a uniform angle; default mubar = (1, 1, 0).
+//   file     : rows [N][18] of an HDF5 dataset (default /runs/run_00000/final_state).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/dipolar_kernel.hpp"
+#include "models/model.hpp"
+
+namespace lie {
+
+struct DipolarParams {
+  enum class Initial { Random, Random2D, File };
+  std::size_t n = 100;
+  double mass = 1.0;
+  std::array<double, 3> inertia{1.0, 1.88, 2.88};
+  double epsilon = 1.0, sigma = 1.0;
+  std::array<double, 3> dipole{0.0, 1.0, 1.0};  // mubar (body frame)
+  double dipole_strength = 1.0;                 // kappa
+  bool lj_attraction = false;
+  double cutoff = 0.0;  // 0: none
+  Initial initial = Initial::Random;
+  double spread = 0.0;  // 0: N
+  std::uint64_t seed = 1;
+  std::string file, dataset = "/runs/run_00000/final_state";
+
+  /// Reads and validates the dipolar.* keys (UsageError naming key and value otherwise).
+  /// For initial = file and no explicit N, n = 0 (taken from the file by the model).
+  static DipolarParams from_config(const Config& cfg);
+};
+
+class Dipolar final : public Model {
+ public:
+  static constexpr int kStateDim = 18;  // q(3) p(3) Q(9) m(3)
+  static constexpr int kAlgDim = 12;    // dq(3) dp(3) xi(3) alpha(3)
+
+  /// Collective over ctx (reads the initial-state file if any). ctx must outlive the model.
+  Dipolar(DipolarParams params, par::Context& ctx);
+  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+
+  std::string name() const override { return "dipolar"; }
+  const Space& space() const override { return space_; }
+  std::size_t global_components() const override { return p_.n; }
+  std::size_t global_offset() const override { return range_.begin; }
+  int state_dim_per_component() const override { return kStateDim; }
+
+  void initial_state(double* y) const override;
+  void vector_field(double t, const double* y, double* xi) override;
+  void observables(double t, const double* y, Observables& out) override;
+  std::vector<std::string> observable_names() const override;
+
+  std::vector<TrajectoryField> trajectory_fields() const override;
+  void trajectory_field(const std::string& name, const double* y, double* out) const override;
+  std::string particle_group() const override { return "bodies"; }
+
+  /// V(y) = sum_{i<j} V_ij over all bodies. Collective; same value on all ranks.
+  double potential_energy(const double* y);
+
+  const DipolarParams& params() const { return p_; }
+  std::size_t local_bodies() const { return range_.size(); }
+  /// True if pair sums run in global index order (bitwise layout-independent results).
+  bool ordered_sums() const { return ctx_.deterministic(); }
+  const par::Context& context() const { return ctx_; }
+
+ private:
+  void gather_partners(const double* y);  // allgather (q_j, kappa mu_j) into partners_
+  // Row sums of every local body (force without the mu_i part, s, field, energy) into rows_.
+  void compute_rows(bool want_energy);
+  // Cutoff path: cell list over all bodies (cells of side = cutoff, sorted by cell and index).
+  void build_cells();
+  void compute_rows_cells(bool want_energy);
+  void make_random_state(bool planar);
+  void read_state_file();
+
+  DipolarParams p_;
+  par::Context& ctx_;
+  par::Range range_;
+  Space space_;
+  dipolar::PairParams pair_;
+  std::vector<double> y0_;  // local initial state
+  // Work arrays.
+  std::vector<int> counts_, displs_;      // allgather layout (6 values per body)
+  std::vector<double> send_, recv_;       // packed (q, kappa mu)
+  std::vector<double> mu_local_;          // unscaled mu_i of local bodies (3 per body)
+  dipolar::PartnerSoA partners_;          // all bodies (kappa mu)
+  dipolar::PartnerSoA local_scaled_, local_plain_;  // local bodies (Newton's-third-law mode)
+  std::vector<dipolar::RowSums> rows_;
+  std::vector<std::vector<double>> thread_acc_;
+  struct CellKey {
+    std::int64_t z, y, x;
+    auto operator<=>(const CellKey&) const = default;
+  };
+  std::vector<CellKey> cell_of_;        // cell of every body (global index)
+  std::vector<std::size_t> cell_order_; // bodies sorted by (cell, index)
+  std::vector<CellKey> sorted_keys_;    // cell_of_ in that order
+  std::vector<dipolar::PartnerSoA> thread_candidates_;
+};
+
+}  // namespace lie

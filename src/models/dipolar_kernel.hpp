@@ -1,0 +1,79 @@
+#pragma once
+// Pair kernels of the dipolar soft-sphere model ([K] 3.2): soft-sphere (optionally full
+// Lennard-Jones) + point-dipole interactions, written so that the inner loop over partners j
+// vectorises and the result does not depend on how particles are split over ranks/threads.
+//
+// Pair potential (r = q_i - q_j, r = |r|, mu_i = Q_i mubar, kappa = dipole strength):
+//   V_ij = 4 eps [(s/r)^12 - a (s/r)^6] + kappa [ mu_i.mu_j / r^3 - 3 (mu_i.r)(mu_j.r) / r^5 ]
+// (a = 1 adds the attractive term of Lennard-Jones; [K] 3.2 has a = 0, kappa = 1.)
+// Derived here (the [K] 3.2.1 formulas have typos: mu_i.mu_i for mu_i.mu_j, and 48 without
+// eps sigma^12); checked against finite differences of V in tests/unit/test_dipolar_model.cpp:
+//   F_i = -dV/dq_i = sum_j [ (48 eps s12 - 24 a eps s6)/r^2 + 3 kappa mu_i.mu_j / r^5
+//                            - 15 kappa (mu_i.r)(mu_j.r) / r^7 ] r
+//                          + 3 kappa/r^5 [ (mu_j.r) mu_i + (mu_i.r) mu_j ]
+//   g_i = dV/dmu_i = kappa sum_j [ mu_j / r^3 - 3 (mu_j.r) r / r^5 ]
+// and the body torque term of [K] eq. (3.4): rot(Q_i^T dV/dQ_i) = mubar x Q_i^T g_i
+// = Q_i^T (mu_i x g_i), since dV/dQ_i = g_i mubar^T and rot(a b^T) = b x a.
+//
+// The j side stores kappa mu_j (every term is linear in mu_j), so kappa costs nothing.
+//
+// Deterministic ("ordered") row sums: for particle i the partners j run over *all* N
+// particles in global index order, accumulated in kLanes interleaved lanes (lane = j mod
+// kLanes) that are combined by a fixed tree at the end. The summation order is then a
+// function of the global state only -- not of the rank or the thread that owns i -- so
+// forces are bitwise identical for every ranks x threads layout.
+#include <cstddef>
+#include <vector>
+
+namespace lie::dipolar {
+
+inline constexpr int kLanes = 16;
+
+struct PairParams {
+  double eps = 1.0;         // epsilon
+  double sigma = 1.0;       // sigma
+  double attraction = 0.0;  // 1: -4 eps (s/r)^6 term present, 0: soft spheres [K]
+  double cutoff2 = 0.0;     // squared cutoff radius; +inf: all pairs
+  double masked_r2 = 1.0;   // r^2 used (and then multiplied by 0) in masked lanes
+};
+
+/// Positions and kappa-scaled dipoles of all particles, structure of arrays, padded to a
+/// multiple of kLanes with NaN entries (which the kernels mask out).
+struct PartnerSoA {
+  std::size_t n = 0, npad = 0;
+  std::vector<double> x, y, z, mx, my, mz;
+  void resize(std::size_t n_particles);
+  /// Fills entry j from q (3 values) and kappa * mu (3 values).
+  void set(std::size_t j, const double* q, const double* kmu) {
+    x[j] = q[0], y[j] = q[1], z[j] = q[2];
+    mx[j] = kmu[0], my[j] = kmu[1], mz[j] = kmu[2];
+  }
+};
+
+/// Row sums of particle i (global index gi) against every partner:
+///   force[3] = F_i without the mu_i term, s = coefficient of mu_i in F_i (F_i = force + s mu_i),
+///   field[3] = g_i, energy = sum_j V_ij (only if want_energy; else 0).
+struct RowSums {
+  double force[3];
+  double s;
+  double field[3];
+  double energy;
+};
+
+/// Ordered row sum over the partners j in [j_begin, j_end), j != gi, r_ij^2 < cutoff2, in
+/// interleaved lanes by global index (deterministic when [j_begin, j_end) = [0, n)).
+void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_end, std::size_t gi,
+                 const double* qi, const double* mui, const PairParams& pp, bool want_energy, RowSums& out);
+
+/// Number of accumulator arrays of newton3_row (fx, fy, fz, gx, gy, gz, energy).
+inline constexpr int kNewton3Fields = 7;
+
+/// Newton's-third-law kernel (fast mode, summation order depends on the layout): the pairs
+/// (i, j), j in (i, n), of one set of particles given twice, `scaled` holding kappa mu and
+/// `plain` the unscaled mu (same positions). Adds the full pair force and field to particle i
+/// and the reactions to every j, into acc[k * stride + index] for the fields k above
+/// (energy: V_ij added to i only, if want_energy).
+void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t i, double kappa,
+                 const PairParams& pp, bool want_energy, double* acc, std::size_t stride);
+
+}  // namespace lie::dipolar

@@ -1,0 +1,116 @@
+// study = adaptive: tolerance sweeps for embedded pairs ([P] 4, controller eq. (33)):
+// accepted/rejected steps, the step-size history, the error at T against the exact or a
+// reference solution, and -- with adaptive.compare_method -- a constant-step run of the same
+// cost (the paper's RKMK(5,4) vs RKMK5 with the same number of steps, [P] Figs 8-11), over
+// any grid (N, L_i, ...).
+#include <algorithm>
+#include <cmath>
+
+#include "methods/stepper.hpp"
+#include "studies/interrupt.hpp"
+#include "studies/output.hpp"
+#include "studies/reference.hpp"
+#include "studies/simulate_support.hpp"
+
+namespace lie::studies {
+
+namespace {
+
+const bool kKeys = declare_options({
+    {"adaptive.compare_method", OptionType::String, "",
+     "constant-step method run with the same cost as every adaptive run (e.g. rkmk5 for rkmk54, [P] Figs 8-11)", {},
+     "adaptive"},
+    {"adaptive.compare_cost", OptionType::Choice, "steps",
+     "same cost means: 'steps' = the adaptive run's accepted steps ([P] 5.3), 'rhs' = its vector-field evaluations",
+     {"steps", "rhs"}, "adaptive"},
+});
+
+PlanShape shape() {
+  PlanShape s;
+  s.step_kinds = {StepKind::Tol};
+  s.embedded_only = true;
+  return s;
+}
+
+StudyPlan checked_plan(const Config& cfg, par::Context& ctx, const RunRequest& req) {
+  StudyPlan plan = make_plan("adaptive", cfg, ctx, req, shape());
+  ReferenceSolutions::check(plan, ctx);
+  if (cfg.was_set("adaptive.compare_method") && !cfg.get_string("adaptive.compare_method").empty()) {
+    const std::string m = cfg.get_string("adaptive.compare_method");
+    MethodRegistry::instance().get(m, "method (key 'adaptive.compare_method')");
+    for (std::size_t p = 0; p < plan.points(); ++p) {
+      auto model = make_model(plan.point_configs[p], ctx);
+      make_stepper(m, plan.point_configs[p], *model);
+    }
+  }
+  cfg.get_choice("adaptive.compare_cost", {"steps", "rhs"});
+  return plan;
+}
+
+void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
+  InterruptGuard guard;
+  io::SafeOutput::check(req.output, req.force, ctx.comm());
+  const StudyPlan plan = checked_plan(cfg, ctx, req);
+  const std::string compare = cfg.was_set("adaptive.compare_method") ? cfg.get_string("adaptive.compare_method") : "";
+  const bool by_rhs = cfg.get_string("adaptive.compare_cost") == "rhs";
+  StudyOutput out(plan, ctx, req, cfg);
+  ReferenceSolutions refs(plan, ctx, out);
+  for (std::size_t i : plan.selected) {
+    const RunSpec& r = plan.runs[i];
+    const Config& pcfg = plan.point_configs[r.point];
+    const Reference& ref = refs.get(r.point);
+    auto model = make_model(pcfg, ctx);
+    auto stepper = make_stepper(r.method, pcfg, *model);
+    stepper->bind(*model, ctx);
+    h5::Handle g = out.begin_run(r, pcfg);
+    Sampling sampling;
+    sampling.observables = true;
+    sampling.every = static_cast<std::uint64_t>(pcfg.get_int("sample_every"));  // 0: t0 and T only
+    const Integration integ = integration_for(plan, r, pcfg, stepper->info());
+    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, out.hooks());
+    out.write_result(g, res);
+    out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
+    Row row = base_row(plan, r, &res, stepper->info());
+    const double err = res.ok() ? solution_distance(*model, res.y.data(), ref.y.data(), ctx) : NAN;
+    row.set("error", err);
+    row.set("error_scale", ref.scale);
+    row.set("reference_error", ref.error_estimate);
+    row.set("reference", ref.description);
+    const auto& a = *res.adaptive;
+    if (!a.h.empty()) {
+      row.set("h_min", *std::min_element(a.h.begin(), a.h.end()));
+      row.set("h_max", *std::max_element(a.h.begin(), a.h.end()));
+      row.set("h_mean", (plan.t_final - plan.t0) / static_cast<double>(a.accepted));
+    }
+    add_invariant_metrics(row, res.series);
+    if (!compare.empty() && res.ok()) {
+      auto cstep = make_stepper(compare, pcfg, *model);
+      cstep->bind(*model, ctx);
+      const int stages = std::max(1, cstep->info().stages);
+      const std::int64_t n =
+          by_rhs ? std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(static_cast<double>(res.counters.rhs) /
+                                                                                  stages)))
+                 : std::max<std::int64_t>(1, static_cast<std::int64_t>(a.accepted));
+      const RunResult c = execute_run(*model, *cstep, ctx, fixed_integration(plan.t0, plan.t_final, n), Sampling{},
+                                      out.hooks());
+      row.set("compare_method", compare);
+      row.set("compare_steps", n);
+      row.set("compare_rhs_evaluations", static_cast<std::int64_t>(c.counters.rhs));
+      row.set("compare_error", c.ok() ? solution_distance(*model, c.y.data(), ref.y.data(), ctx) : NAN);
+      out.write_state(g, "compare_final_state", *model, c.y.data(), plan.t_final);
+    }
+    out.end_run(g, r, std::move(row));
+  }
+  out.finish();
+}
+
+}  // namespace
+
+LIEBENCH_REGISTER(StudyEntry,
+                  StudyEntry{"adaptive",
+                             "tolerance sweeps of embedded pairs: steps, step-size history, error at T, constant-step "
+                             "comparison of equal cost",
+                             "adaptive",
+                             [](const Config& cfg, par::Context& ctx) { checked_plan(cfg, ctx, RunRequest{}); }, run})
+
+}  // namespace lie::studies

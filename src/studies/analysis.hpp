@@ -1,0 +1,76 @@
+#pragma once
+// Numbers derived from runs: least-squares fits, the observed order of convergence over the
+// asymptotic range, and statistics of invariant errors over time (max, mean, drift rate).
+// Pure functions of their inputs, so a report computed from a file, from a merged file and
+// during the study agree to the last bit.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace lie::studies {
+
+struct LineFit {
+  double slope = 0.0, intercept = 0.0;
+  double max_abs_residual = 0.0;  // max |y_i - (intercept + slope x_i)|
+  std::size_t n = 0;
+};
+/// Ordinary least squares y ~ intercept + slope x (x centred for accuracy). n >= 2, else NaN slope.
+LineFit least_squares(const std::vector<double>& x, const std::vector<double>& y);
+
+/// Rule for the asymptotic range of a convergence series (documented in results/README.md):
+///  1. candidates: points with a finite error e > floor, where
+///     floor = max(floor_factor * eps * scale, reference_factor * reference_error);
+///     points at or below it are at the round-off floor (or below what the reference resolves);
+///  2. least squares of log10 e against log10 h over the candidates. An end of the range (the
+///     coarsest or the finest point) is out of line when its |residual| exceeds max_residual
+///     (log10 units) or the rate of its end segment, log(e_a/e_b)/log(h_a/h_b) between the two
+///     outermost points, differs from the fitted slope by more than rate_tolerance. While an end
+///     is out of line and more than min_points remain, drop the worse end (larger excess,
+///     measured relative to its threshold; the coarsest on ties) and refit: coarse points
+///     before the asymptotic regime and fine points near round-off leave this way;
+///  3. the slope of the final fit is the observed order; the h range used is stored.
+struct OrderFitRule {
+  double floor_factor = 1e3;      // x eps x scale
+  double reference_factor = 10.0; // x the reference solution's own error estimate
+  double max_residual = 0.1;      // log10 units (a factor 1.26)
+  double rate_tolerance = 0.1;    // |end-segment rate - fitted slope|
+  std::size_t min_points = 3;
+  std::string describe() const;
+};
+
+struct OrderFit {
+  double order = 0.0;               // NaN if fewer than 2 usable points
+  double h_min = 0.0, h_max = 0.0;  // range of h used by the fit
+  std::size_t points = 0;           // points used
+  double floor = 0.0;               // error floor applied
+  double max_residual = 0.0;        // of the final fit (log10 units)
+  std::vector<bool> used;           // per input point
+};
+
+/// h and error per point (any order); scale = size of the solution (for the floor).
+OrderFit observed_order(const std::vector<double>& h, const std::vector<double>& error, double scale,
+                        double reference_error, const OrderFitRule& rule);
+
+/// Statistics of a time series of errors d(t): max |d|, mean |d| (over samples) and the drift
+/// rate = slope of the least-squares line d ~ a + b t (units of d per unit time).
+struct SeriesStats {
+  double max_abs = 0.0, mean_abs = 0.0, drift = 0.0;
+  double final_value = 0.0;
+};
+SeriesStats series_stats(const std::vector<double>& t, const std::vector<double>& d);
+
+/// What an observable means for the invariant statistics (by its name, see models/model.hpp):
+///   ManifoldError: "*_error" (unit_norm_error, tangency_error, orthogonality_error): the
+///                  value itself is the error;
+///   Energy:        "total_energy" / "energy" / "hamiltonian": relative error (H - H0)/|H0|;
+///   Conserved:     "casimir*", "*momentum*": absolute error x - x0;
+///   Other:         recorded as a time series, no error statistics (e.g. kinetic_energy).
+enum class ObservableRole { ManifoldError, Energy, Conserved, Other };
+ObservableRole observable_role(const std::string& name);
+/// Deviation series of an observable according to its role (empty for Other).
+std::vector<double> observable_errors(const std::string& name, const std::vector<double>& values);
+/// Metric name prefix for an observable's error statistics, e.g. "total_energy.rel_error",
+/// "casimir.abs_error", "unit_norm_error" (metrics are "<prefix>.max", ".mean", ".drift").
+std::string error_metric_prefix(const std::string& name);
+
+}  // namespace lie::studies

@@ -1,0 +1,175 @@
+#include "studies/execute.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "io/state_io.hpp"
+#include "studies/interrupt.hpp"
+
+namespace lie::studies {
+
+namespace {
+
+// The step-size control keys (atol, rtol, error_norm, safety, ..., h0) belong to the methods
+// layer (adaptive_options, methods/integrate.hpp); studies add the step limit.
+const bool kKeys = declare_options({
+    {"max_steps", OptionType::PositiveInt, "100000000", "adaptive runs fail after this many accepted steps", {},
+     "adaptive"},
+});
+
+using clock = std::chrono::steady_clock;
+double seconds_since(clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); }
+
+}  // namespace
+
+const std::vector<double>* TimeSeries::find(const std::string& name) const {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return &values[i];
+  return nullptr;
+}
+
+double solution_distance(const Model& model, const double* a, const double* b, const par::Context& ctx) {
+  if (ctx.size() > 1 && io::state_rows(model, ctx).replicated) {
+    const par::Context self(MPI_COMM_SELF, ctx.deterministic());
+    return model.state_distance(a, b, self);
+  }
+  return model.state_distance(a, b, ctx);
+}
+
+double solution_norm(const Model& model, const double* y, const par::Context& ctx) {
+  const std::size_t n = model.space().state_size();
+  if (ctx.size() > 1 && io::state_rows(model, ctx).replicated) {
+    const par::Context self(MPI_COMM_SELF, ctx.deterministic());
+    return std::sqrt(self.sum_of_squares(y, n));
+  }
+  return std::sqrt(ctx.sum_of_squares(y, n));
+}
+
+std::uint64_t checkpoint_stride(const par::Context& ctx) { return ctx.size() > 1 ? 64 : 8; }
+
+Integration fixed_integration(double t0, double t_final, std::int64_t steps) {
+  Integration in;
+  in.t0 = t0;
+  in.t_final = t_final;
+  in.steps = steps;
+  in.h = (t_final - t0) / static_cast<double>(steps);
+  return in;
+}
+
+Integration adaptive_integration(const Config& cfg, const MethodInfo& method, double t0, double t_final, double tol,
+                                 double sample_dt) {
+  Integration in;
+  in.adaptive = true;
+  in.t0 = t0;
+  in.t_final = t_final;
+  in.tol = tol;
+  in.options = adaptive_options(cfg, method, t0, t_final, tol);
+  in.options.sample_dt = sample_dt;
+  in.options.max_steps = static_cast<std::uint64_t>(cfg.get_int_at_least("max_steps", 1));
+  return in;
+}
+
+RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const Integration& integ,
+                      const Sampling& sampling, const RunHooks& hooks, const std::vector<double>* y0) {
+  RunResult res;
+  const std::size_t n = model.space().state_size();
+  res.y.resize(n);
+  if (y0) res.y = *y0;
+  else model.initial_state(res.y.data());
+  stepper.reset_counters();
+  stepper.invalidate();
+
+  Observables obs;
+  const std::map<std::string, double> timers_before = ctx.timers().all();
+  double t_observables = 0.0, t_frames = 0.0;
+  const double span = integ.t_final - integ.t0;
+  const std::uint64_t check = checkpoint_stride(ctx);
+
+  auto record = [&](double t, const double* y, std::uint64_t step) {
+    const auto t1 = clock::now();
+    obs.clear();
+    model.observables(t, y, obs);
+    if (res.series.names.empty()) {
+      for (const auto& [k, v] : obs.items()) res.series.names.push_back(k);
+      res.series.values.resize(res.series.names.size());
+    }
+    res.series.step.push_back(static_cast<std::int64_t>(step));
+    res.series.time.push_back(t);
+    for (std::size_t i = 0; i < res.series.names.size(); ++i)
+      res.series.values[i].push_back(obs.has(res.series.names[i]) ? obs.get(res.series.names[i]) : NAN);
+    t_observables += seconds_since(t1);
+  };
+  auto frame = [&](double t, const double* y, std::uint64_t step) {
+    const auto t1 = clock::now();
+    hooks.frame(t, y, step);
+    t_frames += seconds_since(t1);
+  };
+
+  const auto start = clock::now();
+  try {
+    if (!integ.adaptive) {
+      const std::uint64_t steps = static_cast<std::uint64_t>(integ.steps);
+      std::uint64_t stride = check;
+      if (sampling.observables && sampling.every) stride = std::gcd(stride, sampling.every);
+      if (sampling.states && sampling.state_every) stride = std::gcd(stride, sampling.state_every);
+      FixedStepOptions opt;
+      opt.t0 = integ.t0;
+      opt.h = integ.h;
+      opt.steps = steps;
+      opt.stride = stride;
+      integrate_fixed(stepper, res.y.data(), opt, [&](double t, const double* y, std::uint64_t step) {
+        const bool last = step == steps;
+        if (sampling.observables && (step == 0 || last || (sampling.every && step % sampling.every == 0)))
+          record(t, y, step);
+        if (sampling.states && hooks.frame &&
+            (step == 0 || last || (sampling.state_every && step % sampling.state_every == 0)))
+          frame(t, y, step);
+        if (hooks.checkpoint && (step % check == 0 || last))
+          hooks.checkpoint(static_cast<double>(step) / static_cast<double>(std::max<std::uint64_t>(steps, 1)));
+      });
+    } else {
+      std::uint64_t calls = 0;
+      const bool at_sample_times = integ.options.sample_dt > 0.0;
+      res.adaptive = integrate_adaptive(
+          stepper, ctx, res.y.data(), integ.options,
+          [&](double t, const double* y, std::uint64_t step) {
+            const bool first = calls == 0;
+            const bool last = t == integ.t_final;
+            const bool sample = first || last || at_sample_times || (sampling.every && calls % sampling.every == 0);
+            if (sampling.observables && sample) record(t, y, step);
+            if (sampling.states && hooks.frame &&
+                (first || last || at_sample_times || (sampling.state_every && calls % sampling.state_every == 0)))
+              frame(t, y, step);
+            if (hooks.checkpoint && (calls % check == 0 || last || at_sample_times))
+              hooks.checkpoint((t - integ.t0) / span);
+            ++calls;
+          },
+          n);
+    }
+  } catch (const NumericalError& e) {
+    res.status = std::string("failed: ") + e.what();
+  }
+  res.wall = seconds_since(start);
+  res.counters = stepper.counters();
+  if (res.adaptive) {
+    res.counters.steps = res.adaptive->accepted;
+    res.counters.rejected = res.adaptive->rejected;
+  }
+  bool finite = true;
+  for (double v : res.y) finite = finite && std::isfinite(v);
+  if (ctx.max(finite ? 0.0 : 1.0) > 0.0 && res.ok()) res.status = "nonfinite";
+
+  res.phases["integrate"] = res.wall - t_observables - t_frames;
+  if (sampling.observables) res.phases["observables"] = t_observables;
+  if (sampling.states) res.phases["io"] = t_frames;
+  for (const auto& [k, v] : ctx.timers().all()) {
+    auto it = timers_before.find(k);
+    const double d = v - (it == timers_before.end() ? 0.0 : it->second);
+    if (d > 0.0) res.phases["model." + k] = d;
+  }
+  return res;
+}
+
+}  // namespace lie::studies

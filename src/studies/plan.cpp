@@ -1,0 +1,417 @@
+#include "studies/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "io/state_io.hpp"
+#include "methods/stepper.hpp"
+#include "models/model.hpp"
+
+namespace lie::studies {
+
+namespace {
+
+const bool kKeys = declare_options({
+    {"t0", OptionType::Real, "0", "initial time", {}, "study"},
+    {"t_final", OptionType::Real, "1", "final time T (> t0)", {}, "study"},
+    {"methods", OptionType::StringList, "rkmk4",
+     "integration methods, comma separated (a grid axis; `liebench list methods`)", {}, "study"},
+    {"steps", OptionType::String, "",
+     "step counts over [t0, T] (a grid axis, h = (T - t0)/steps): integers, powers 2^k, or doubling ranges "
+     "2^4..2^10 (= 16, 32, ..., 1024)", {}, "study"},
+    {"dt", OptionType::PositiveRealList, "",
+     "step sizes (a grid axis; each must divide t_final - t0); alternative to steps", {}, "study"},
+    {"tol", OptionType::PositiveRealList, "",
+     "tolerances of adaptive runs (a grid axis; embedded pairs only); see the [adaptive] keys atol, rtol, "
+     "error_norm", {}, "study"},
+    {"grid", OptionType::String, "",
+     "grid over other keys, e.g. \"free_rigid_body.seed=1,2,3; free_rigid_body.attitude=false,true\" (use '|' "
+     "between values that contain commas)", {}, "study"},
+    {"sample_every", OptionType::NonNegativeInt, "0",
+     "record observables every k steps (0: automatic, about 1000 samples per run)", {}, "study"},
+    {"sample_dt", OptionType::NonNegativeReal, "0",
+     "record observables every sample_dt time units instead (fixed steps: rounded to whole steps; adaptive runs "
+     "land exactly on these times)", {},
+     "study"},
+    {"save_state", OptionType::Bool, "false",
+     "simulate: also write the state (H5MD /particles/<group>/...) every state_every steps", {}, "study"},
+    {"state_every", OptionType::NonNegativeInt, "0", "steps between saved states (0: at every observable sample)", {},
+     "study"},
+    {"title", OptionType::String, "", "free text describing the experiment (stored in the result file)", {},
+     "study"},
+    {"progress_interval", OptionType::PositiveReal, "10",
+     "seconds between progress lines when stderr is not a terminal", {}, "study"},
+});
+
+// Keys that shape the study itself and cannot be grid axes.
+const std::set<std::string> kStructural = {"study",       "grid",        "methods",    "steps",       "dt",
+                                           "tol",         "sample_every", "sample_dt", "save_state",  "state_every",
+                                           "scaling.layouts", "reference.method", "reference.steps", "reference.tol",
+                                           "progress_interval", "title"};
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n\"");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n\"");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::int64_t parse_count(const std::string& key, const std::string& item) {
+  const std::string t = trim(item);
+  std::int64_t v = 0;
+  if (t.rfind("2^", 0) == 0) {
+    const long k = parse_int(key, t.substr(2));
+    if (k < 0 || k > 62) throw UsageError("key '" + key + "' has value '" + t + "'; 2^k needs 0 <= k <= 62");
+    v = std::int64_t{1} << k;
+  } else {
+    v = parse_int(key, t);
+  }
+  if (v < 1) throw UsageError("key '" + key + "' has value '" + t + "'; every step count must be an integer >= 1");
+  return v;
+}
+
+std::string fmt(double x) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
+
+}  // namespace
+
+std::string step_kind_key(StepKind k) {
+  switch (k) {
+    case StepKind::Steps: return "steps";
+    case StepKind::Dt: return "dt";
+    case StepKind::Tol: return "tol";
+    default: return "";
+  }
+}
+
+std::vector<std::int64_t> parse_step_counts(const std::string& key, const std::string& text) {
+  std::vector<std::int64_t> out;
+  for (const std::string& item : split_list(text)) {
+    const auto dots = item.find("..");
+    if (dots == std::string::npos) {
+      out.push_back(parse_count(key, item));
+      continue;
+    }
+    const std::int64_t a = parse_count(key, item.substr(0, dots)), b = parse_count(key, item.substr(dots + 2));
+    if (a > b) throw UsageError("key '" + key + "' has range '" + item + "'; the first count must not exceed the last");
+    for (std::int64_t v = a; v <= b; v *= 2) {
+      out.push_back(v);
+      if (v > (std::int64_t{1} << 61)) break;
+    }
+  }
+  if (out.empty()) throw UsageError("key '" + key + "' is empty; give step counts, e.g. steps = 2^4..2^10");
+  return out;
+}
+
+std::vector<GridAxis> parse_grid(const std::string& text) {
+  std::vector<GridAxis> axes;
+  const OptionCatalog& cat = OptionCatalog::instance();
+  for (const std::string& part : split(text, ';')) {
+    if (trim(part).empty()) continue;
+    const auto eq = part.find('=');
+    if (eq == std::string::npos)
+      throw UsageError("key 'grid' has entry '" + trim(part) + "'; expected key=v1,v2 (entries separated by ';')");
+    GridAxis ax;
+    ax.key = trim(part.substr(0, eq));
+    const std::string vals = part.substr(eq + 1);
+    if (!cat.find(ax.key))
+      throw UsageError("key 'grid' names unknown key '" + ax.key + "'; run `liebench run --help` for the list of keys");
+    if (kStructural.count(ax.key) || ax.key.rfind("scaling.", 0) == 0)
+      throw UsageError("key 'grid' names '" + ax.key + "', which shapes the study itself; set it directly (methods, "
+                       "steps, dt and tol are grid axes already)");
+    for (const auto& a : axes)
+      if (a.key == ax.key) throw UsageError("key 'grid' names '" + ax.key + "' twice");
+    const char sep = vals.find('|') != std::string::npos ? '|' : ',';
+    for (const std::string& v : split(vals, sep)) {
+      const std::string t = trim(v);
+      if (t.empty()) throw UsageError("key 'grid' has an empty value for '" + ax.key + "'");
+      cat.validate(ax.key, t);
+      ax.values.push_back(t);
+    }
+    axes.push_back(std::move(ax));
+  }
+  return axes;
+}
+
+std::vector<Layout> parse_layouts(const std::string& key, const std::string& text) {
+  std::vector<Layout> out;
+  for (const std::string& item : split_list(text)) {
+    const auto x = item.find('x');
+    if (x == std::string::npos)
+      throw UsageError("key '" + key + "' has value '" + item + "'; layouts are RANKSxTHREADS, e.g. 2x1");
+    Layout l;
+    l.ranks = static_cast<int>(parse_int(key, item.substr(0, x)));
+    l.threads = static_cast<int>(parse_int(key, item.substr(x + 1)));
+    if (l.ranks < 1 || l.threads < 1)
+      throw UsageError("key '" + key + "' has value '" + item + "'; ranks and threads must be >= 1");
+    for (const auto& o : out)
+      if (o.ranks == l.ranks && o.threads == l.threads) throw UsageError("key '" + key + "' lists " + item + " twice");
+    out.push_back(l);
+  }
+  if (out.empty()) throw UsageError("key '" + key + "' is empty; list layouts such as 1x1 2x1 1x2");
+  return out;
+}
+
+std::string run_id(std::size_t index, std::size_t total) {
+  std::size_t width = 5;
+  for (std::size_t t = 100000; t < total; t *= 10) ++width;
+  std::string s = std::to_string(index);
+  return "run_" + std::string(width > s.size() ? width - s.size() : 0, '0') + s;
+}
+
+std::string RunSpec::label() const {
+  std::string s = method;
+  if (step.kind != StepKind::None) s += " " + step_kind_key(step.kind) + "=" + step.text;
+  for (const auto& [k, v] : params) s += " " + k + "=" + v;
+  if (layout) s += " layout=" + layout->text();
+  return s;
+}
+
+std::string RunSpec::params_text() const {
+  std::string s;
+  auto add = [&](const std::string& k, const std::string& v) { s += (s.empty() ? "" : "; ") + k + "=" + v; };
+  if (layout) add("layout", layout->text());
+  for (const auto& [k, v] : params) add(k, v);
+  add("method", method);
+  if (step.kind != StepKind::None) add(step_kind_key(step.kind), step.text);
+  return s;
+}
+
+std::vector<std::pair<std::string, std::string>> StudyPlan::point_params(std::size_t point) const {
+  for (const auto& r : runs)
+    if (r.point == point) return r.params;
+  return {};
+}
+
+StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ctx, const RunRequest& req,
+                    const PlanShape& shape) {
+  StudyPlan plan;
+  plan.kind = kind;
+  plan.cfg = cfg;
+  plan.part_index = req.part_index;
+  plan.part_count = req.part_count;
+  plan.t0 = cfg.get_double("t0");
+  plan.t_final = cfg.get_double("t_final");
+  if (!(plan.t_final > plan.t0))
+    throw UsageError("key 't_final' has value '" + cfg.get_string("t_final") + "'; must be greater than t0 = " +
+                     cfg.get_string("t0"));
+  const double span = plan.t_final - plan.t0;
+
+  // ---- step axis
+  std::vector<StepKind> given;
+  for (StepKind k : {StepKind::Steps, StepKind::Dt, StepKind::Tol})
+    if (cfg.was_set(step_kind_key(k)) && !cfg.get_string(step_kind_key(k)).empty()) given.push_back(k);
+  for (StepKind k : given)
+    if (std::find(shape.step_kinds.begin(), shape.step_kinds.end(), k) == shape.step_kinds.end()) {
+      std::string allowed;
+      for (StepKind a : shape.step_kinds) allowed += (allowed.empty() ? "" : " or ") + step_kind_key(a);
+      throw UsageError("key '" + step_kind_key(k) + "' is not used by study '" + kind + "'" +
+                       (allowed.empty() ? std::string() : "; it takes " + allowed) + " (remove the key)");
+    }
+  if (given.size() > 1)
+    throw UsageError("keys '" + step_kind_key(given[0]) + "' and '" + step_kind_key(given[1]) +
+                     "' are both set; give only one step axis");
+  if (given.empty() && shape.step_required) {
+    std::string allowed;
+    for (StepKind a : shape.step_kinds) allowed += (allowed.empty() ? "" : " or ") + step_kind_key(a);
+    throw UsageError("study '" + kind + "' needs " + allowed + " (e.g. steps = 2^4..2^8" +
+                     (std::find(shape.step_kinds.begin(), shape.step_kinds.end(), StepKind::Tol) != shape.step_kinds.end()
+                          ? ", or tol = 1e-4, 1e-6"
+                          : "") +
+                     ")");
+  }
+  plan.step_kind = given.empty() ? StepKind::None : given[0];
+  switch (plan.step_kind) {
+    case StepKind::Steps:
+      for (std::int64_t n : parse_step_counts("steps", cfg.get_string("steps"))) {
+        StepValue v;
+        v.kind = StepKind::Steps;
+        v.steps = n;
+        v.h = span / static_cast<double>(n);
+        v.text = std::to_string(n);
+        plan.step_values.push_back(v);
+      }
+      break;
+    case StepKind::Dt:
+      for (const std::string& item : cfg.get_list("dt")) {
+        const double dt = parse_double("dt", item);
+        const double n = std::round(span / dt);
+        if (n < 1 || std::fabs(n * dt - span) > 1e-9 * span)
+          throw UsageError("key 'dt' has value '" + item + "'; it must divide t_final - t0 = " + fmt(span) +
+                           " (use steps = N instead, or a dt such as " + fmt(span / std::max(1.0, n)) + ")");
+        StepValue v;
+        v.kind = StepKind::Dt;
+        v.steps = static_cast<std::int64_t>(n);
+        v.h = span / n;
+        v.text = item;
+        plan.step_values.push_back(v);
+      }
+      break;
+    case StepKind::Tol:
+      for (const std::string& item : cfg.get_list("tol")) {
+        StepValue v;
+        v.kind = StepKind::Tol;
+        v.tol = parse_double("tol", item);
+        v.text = item;
+        plan.step_values.push_back(v);
+      }
+      break;
+    case StepKind::None: plan.step_values.push_back(StepValue{}); break;
+  }
+
+  // ---- methods
+  plan.methods = cfg.get_list("methods");
+  if (plan.methods.empty()) throw UsageError("key 'methods' is empty; name at least one method (`liebench list methods`)");
+  for (std::size_t i = 0; i < plan.methods.size(); ++i) {
+    MethodRegistry::instance().get(plan.methods[i], "method (key 'methods')");
+    for (std::size_t j = 0; j < i; ++j)
+      if (plan.methods[j] == plan.methods[i]) throw UsageError("key 'methods' lists '" + plan.methods[i] + "' twice");
+  }
+  const bool needs_embedded = shape.embedded_only || plan.step_kind == StepKind::Tol;
+
+  // ---- grid axes and layouts
+  if (cfg.was_set("grid")) plan.axes = parse_grid(cfg.get_string("grid"));
+  if (shape.layouts) plan.layouts = parse_layouts("scaling.layouts", cfg.get_string("scaling.layouts"));
+  else plan.layouts.push_back(Layout{});
+
+  std::size_t grid_points = 1;
+  for (const auto& a : plan.axes) grid_points *= a.values.size();
+  const std::size_t points = grid_points * plan.layouts.size();
+  const std::size_t total = points * plan.methods.size() * plan.step_values.size();
+  if (shape.single_run && total != 1)
+    throw UsageError("study '" + kind + "' makes one run, but methods x step values x grid give " + std::to_string(total) +
+                     "; give one method, one step value and no grid (use study = invariants or convergence for grids)");
+
+  // ---- points and runs (lexicographic: layout, grid axes in order, method, step)
+  std::vector<std::size_t> digit(plan.axes.size(), 0);
+  for (std::size_t l = 0; l < plan.layouts.size(); ++l) {
+    std::fill(digit.begin(), digit.end(), 0);
+    for (std::size_t g = 0; g < grid_points; ++g) {
+      // decode g into axis digits (last axis fastest)
+      std::size_t rem = g;
+      for (std::size_t a = plan.axes.size(); a-- > 0;) {
+        digit[a] = rem % plan.axes[a].values.size();
+        rem /= plan.axes[a].values.size();
+      }
+      std::vector<std::pair<std::string, std::string>> params;
+      for (std::size_t a = 0; a < plan.axes.size(); ++a) params.emplace_back(plan.axes[a].key, plan.axes[a].values[digit[a]]);
+      const std::size_t point = l * grid_points + g;
+      Config pcfg = params.empty() ? cfg : cfg.with(params);
+      if (shape.layout_overrides) {
+        const auto extra = shape.layout_overrides(plan.layouts[l], pcfg);
+        if (!extra.empty()) pcfg = pcfg.with(extra);
+      }
+      plan.point_configs.push_back(std::move(pcfg));
+      for (const auto& m : plan.methods)
+        for (const auto& sv : plan.step_values) {
+          RunSpec r;
+          r.index = plan.runs.size();
+          r.id = run_id(r.index, total);
+          r.point = point;
+          r.params = params;
+          r.method = m;
+          r.step = sv;
+          if (shape.layouts) r.layout = plan.layouts[l];
+          plan.runs.push_back(std::move(r));
+        }
+    }
+  }
+
+  // ---- key columns of the summary
+  if (shape.layouts) plan.key_columns = {"layout"};
+  for (const auto& a : plan.axes) plan.key_columns.push_back(a.key);
+  plan.key_columns.push_back("method");
+  if (plan.step_kind == StepKind::Steps || plan.step_kind == StepKind::Dt) {
+    plan.key_columns.push_back("steps");
+    plan.key_columns.push_back("h");
+  } else if (plan.step_kind == StepKind::Tol) {
+    plan.key_columns.push_back("tol");
+  }
+
+  // ---- which runs this job executes
+  const par::Range range = par::balanced_range(plan.runs.size(), static_cast<int>(req.part_count),
+                                               static_cast<int>(req.part_index));
+  const Layout here{ctx.size(), ctx.threads()};
+  bool layout_listed = !shape.layouts;
+  for (const auto& l : plan.layouts)
+    if (l.ranks == here.ranks && l.threads == here.threads) layout_listed = true;
+  if (!layout_listed) {
+    std::string list;
+    for (const auto& l : plan.layouts) {
+      if (!list.empty()) list += ' ';
+      list += l.text();
+    }
+    throw UsageError("this job runs as " + here.text() + " (MPI ranks x OpenMP threads) but scaling.layouts = " + list +
+                     "; launch one job per listed layout (studies/scaling/run_layouts.sh does this) or add " +
+                     here.text() + " to scaling.layouts");
+  }
+  for (std::size_t i = range.begin; i < range.end; ++i) {
+    const RunSpec& r = plan.runs[i];
+    if (r.layout && (r.layout->ranks != here.ranks || r.layout->threads != here.threads)) continue;
+    plan.selected.push_back(i);
+  }
+
+  // ---- validate every grid point: model, initial state, state layout, methods
+  plan.point_has_exact.assign(points, false);
+  for (std::size_t p = 0; p < points; ++p) {
+    const std::size_t l = p / grid_points;
+    if (shape.layouts && (plan.layouts[l].ranks != here.ranks || plan.layouts[l].threads != here.threads)) {
+      continue;  // other layouts: same grid values, validated through the current layout's points
+    }
+    const auto params = plan.point_params(p);
+    std::string where;
+    for (const auto& [k, v] : params) where += (where.empty() ? "" : ", ") + k + "=" + v;
+    try {
+      auto model = make_model(plan.point_configs[p], ctx);
+      std::vector<double> y(model->space().state_size());
+      model->initial_state(y.data());
+      bool finite = true;
+      for (double v : y) finite = finite && std::isfinite(v);
+      if (ctx.max(finite ? 0.0 : 1.0) > 0.0)
+        throw UsageError("the initial state of model '" + model->name() + "' is not finite; check its keys (`liebench "
+                         "run --help`, section [" + model->name() + "])");
+      io::state_rows(*model, ctx);
+      plan.point_has_exact[p] = model->capabilities().exact_solution;
+      for (const auto& m : plan.methods) {
+        // the stepper's own info: methods from a user tableau know their orders only now
+        const auto stepper = make_stepper(m, plan.point_configs[p], *model);
+        if (needs_embedded && stepper->info().embedded_order == 0)
+          throw UsageError("method '" + m + "' has no embedded error estimator, so it cannot run with a tolerance; "
+                           "use an embedded pair (`liebench list methods`, column 'embedded'), e.g. rkmk54");
+      }
+    } catch (const UsageError& e) {
+      if (where.empty()) throw;
+      throw UsageError("grid point " + where + ": " + e.what());
+    }
+  }
+  if (shape.layouts) {
+    // copy exactness from the validated layout to the others
+    std::size_t here_l = 0;
+    for (std::size_t l = 0; l < plan.layouts.size(); ++l)
+      if (plan.layouts[l].ranks == here.ranks && plan.layouts[l].threads == here.threads) here_l = l;
+    for (std::size_t p = 0; p < points; ++p)
+      plan.point_has_exact[p] = plan.point_has_exact[here_l * grid_points + p % grid_points];
+  }
+  return plan;
+}
+
+}  // namespace lie::studies

@@ -1,0 +1,104 @@
+#pragma once
+// A study plan: the grid of runs a study executes, built and validated from the
+// configuration before any file is created.
+//
+// Runs are numbered 0, 1, ... (ids run_00000, ...) in lexicographic grid order:
+//   [scaling layouts] x [grid axes, in the order written in `grid`] x methods x step axis
+// (the last varies fastest). A run is fully described by its grid point (values of the grid
+// axes), its method and its step value; every run is independent of the others, so a study can
+// be split into parts (contiguous index ranges, `--part I/N`) and merged.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/config.hpp"
+#include "parallel/context.hpp"
+#include "studies/study.hpp"
+
+namespace lie::studies {
+
+enum class StepKind { None, Steps, Dt, Tol };
+std::string step_kind_key(StepKind k);  // "steps", "dt", "tol", ""
+
+struct StepValue {
+  StepKind kind = StepKind::None;
+  std::int64_t steps = 0;  // Steps, Dt: number of steps over [t0, T]
+  double h = 0.0;          // Steps, Dt: (T - t0) / steps
+  double tol = 0.0;        // Tol
+  std::string text;        // as written (for labels)
+};
+
+struct GridAxis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+struct Layout {
+  int ranks = 1, threads = 1;
+  std::string text() const { return std::to_string(ranks) + "x" + std::to_string(threads); }
+};
+
+struct RunSpec {
+  std::size_t index = 0;
+  std::string id;                 // run_00000
+  std::size_t point = 0;          // grid point index (layout x grid axes)
+  std::vector<std::pair<std::string, std::string>> params;  // grid key -> value
+  std::string method;
+  StepValue step;
+  std::optional<Layout> layout;   // scaling studies
+  std::string label() const;      // "rkmk4 steps=64 free_rigid_body.seed=2"
+  std::string params_text() const;  // "free_rigid_body.seed=2; method=rkmk4; steps=64"
+};
+
+/// What a study kind accepts.
+struct PlanShape {
+  std::vector<StepKind> step_kinds;  // allowed step axes (empty: none)
+  bool step_required = true;
+  bool single_run = false;           // simulate: exactly one run
+  bool layouts = false;              // scaling: outermost axis over scaling.layouts
+  bool embedded_only = false;        // adaptive: every method must be an embedded pair
+  /// scaling: extra key overrides of a grid point for a layout (weak scaling sizes).
+  std::function<std::vector<std::pair<std::string, std::string>>(const Layout&, const Config&)> layout_overrides;
+};
+
+struct StudyPlan {
+  std::string kind;
+  Config cfg;                        // the resolved configuration
+  double t0 = 0.0, t_final = 1.0;
+  std::vector<Layout> layouts;
+  std::vector<GridAxis> axes;
+  std::vector<std::string> methods;
+  StepKind step_kind = StepKind::None;
+  std::vector<StepValue> step_values;
+  std::vector<RunSpec> runs;                 // every run of the study
+  std::vector<std::size_t> selected;         // runs this job executes (part / layout)
+  std::vector<Config> point_configs;         // per grid point
+  std::vector<bool> point_has_exact;         // model has an exact solution at this point
+  std::vector<std::string> key_columns;      // summary key columns
+  long part_index = 0, part_count = 1;
+
+  std::size_t points() const { return point_configs.size(); }
+  std::vector<std::pair<std::string, std::string>> point_params(std::size_t point) const;
+};
+
+/// Builds and validates the plan: keys, grid values, methods (registered, applicable to the
+/// model, embedded where needed), step sizes, and one model of every grid point (constructed,
+/// initial state finite). Throws UsageError naming the key, the value and the fix.
+StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ctx, const RunRequest& req,
+                    const PlanShape& shape);
+
+/// Expands a list of step counts: integers ("64", "1e3"), powers ("2^6") and doubling ranges
+/// ("2^4..2^10" or "16..1024": 16, 32, ..., 1024).
+std::vector<std::int64_t> parse_step_counts(const std::string& key, const std::string& text);
+/// Parses `grid` ("key=v1,v2; key2=a,b"; use '|' between values that contain commas).
+std::vector<GridAxis> parse_grid(const std::string& text);
+/// Parses scaling.layouts ("1x1 2x1 1x2").
+std::vector<Layout> parse_layouts(const std::string& key, const std::string& text);
+
+/// Run id of index i ("run_00042"; wider when there are more than 10^5 runs).
+std::string run_id(std::size_t index, std::size_t total);
+
+}  // namespace lie::studies

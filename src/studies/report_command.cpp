@@ -1,0 +1,102 @@
+// `liebench report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE]`: regenerates
+// the tables of a study from its result file alone (/summary, /study, /parameters; the
+// scaling table also reads the per-rank timings of the runs).
+#include <mpi.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "app/commands.hpp"
+#include "core/error.hpp"
+#include "studies/tables.hpp"
+
+namespace lie::studies {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+int report_main(const std::vector<std::string>& args) {
+  std::string file, format = "md", table, output;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const std::string& opt) -> std::string {
+      const auto eq = a.find('=');
+      if (eq != std::string::npos) return a.substr(eq + 1);
+      if (i + 1 >= args.size()) throw UsageError("option " + opt + " needs a value");
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      int rank = 0;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      if (rank == 0)
+        std::cout << "usage: liebench report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE]\n"
+                     "  regenerates the tables of a study from its result file alone\n"
+                     "  --table: " << join(all_table_names()) << " (default: the study's own tables)\n"
+                     "  --format: md (Markdown, default), tex (LaTeX booktabs), csv (one row per run)\n";
+      return 0;
+    } else if (a.rfind("--format", 0) == 0) {
+      format = value("--format");
+    } else if (a.rfind("--table", 0) == 0) {
+      table = value("--table");
+    } else if (a.rfind("--output", 0) == 0 || a == "-o") {
+      output = value("--output");
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError("`liebench report` got unknown option '" + a + "'; run `liebench report --help`");
+    } else if (file.empty()) {
+      file = a;
+    } else {
+      throw UsageError("`liebench report` takes one file, got '" + file + "' and '" + a + "'");
+    }
+  }
+  if (file.empty()) throw UsageError("`liebench report` needs a result file: liebench report FILE.h5");
+  const io::TableFormat fmt = io::parse_table_format(format);
+  if (!table.empty()) {
+    const auto& names = all_table_names();
+    if (std::find(names.begin(), names.end(), table) == names.end())
+      throw UsageError("option --table has value '" + table + "'; allowed: " + join(names));
+  }
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return 0;
+  StudyFile f = load_study_file(file, false);
+  std::vector<std::string> tables = table.empty() ? default_tables(f.kind) : std::vector<std::string>{table};
+  if (std::find(tables.begin(), tables.end(), "scaling") != tables.end()) f = load_study_file(file, true);
+  if (tables.empty()) throw UsageError("study kind '" + f.kind + "' has no default table; choose one with --table");
+  std::vector<io::Table> out;
+  for (const auto& t : tables) {
+    try {
+      auto part = build_table(f, t, fmt);
+      out.insert(out.end(), part.begin(), part.end());
+    } catch (const UsageError& e) {
+      throw UsageError(std::string(e.what()) + "; '" + file + "' is a " + f.kind + " study (its tables: " +
+                       join(default_tables(f.kind)) + ")");
+    }
+  }
+  std::string text;
+  if (fmt == io::TableFormat::Markdown && !f.title.empty()) text += "# " + f.title + "\n\n";
+  text += io::render(out, fmt);
+  if (output.empty()) {
+    std::cout << text;
+  } else {
+    std::ofstream os(output);
+    if (!os) throw UsageError("cannot write '" + output + "'; check the directory and permissions");
+    os << text;
+  }
+  return 0;
+}
+
+}  // namespace
+
+LIEBENCH_REGISTER(CommandEntry,
+                  CommandEntry{"report", "report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE]",
+                               "tables of a study (convergence, invariants, energy-drift, adaptive, scaling) from its "
+                               "result file alone",
+                               report_main})
+
+}  // namespace lie::studies

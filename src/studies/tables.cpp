@@ -1,0 +1,567 @@
+#include "studies/tables.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "core/error.hpp"
+#include "io/config.hpp"
+#include "studies/output.hpp"
+
+namespace lie::studies {
+
+namespace {
+
+const bool kKeys = declare_options({
+    {"convergence.fit_residual", OptionType::PositiveReal, "0.1",
+     "observed order: largest |residual| (log10 units) of a point in the fitted range", {}, "convergence"},
+    {"convergence.rate_tolerance", OptionType::PositiveReal, "0.1",
+     "observed order: largest difference between a segment rate in the fitted range and the slope", {},
+     "convergence"},
+    {"convergence.floor_factor", OptionType::PositiveReal, "1000",
+     "observed order: ignore errors below floor_factor x eps x |y(T)| (round-off floor)", {}, "convergence"},
+    {"convergence.reference_factor", OptionType::PositiveReal, "10",
+     "observed order: ignore errors below reference_factor x the reference solution's error estimate", {},
+     "convergence"},
+    {"convergence.min_points", OptionType::PositiveInt, "3", "observed order: size of the finest window the fitted range grows from", {},
+     "convergence"},
+});
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const std::set<std::string> kStepColumns = {"method", "steps", "h", "tol"};
+
+std::string param(const std::map<std::string, std::string>& p, const std::string& key, const std::string& fallback) {
+  auto it = p.find(key);
+  return it == p.end() || it->second.empty() ? fallback : it->second;
+}
+
+double param_double(const std::map<std::string, std::string>& p, const std::string& key, double fallback) {
+  auto it = p.find(key);
+  if (it == p.end() || it->second.empty()) return fallback;
+  return parse_double(key, it->second);
+}
+
+/// Grid columns: key columns that are not the method or the step axis.
+std::vector<std::string> group_columns(const StudyFile& f) {
+  std::vector<std::string> out;
+  for (const auto& k : f.key_columns)
+    if (!kStepColumns.count(k) && k != "layout" && f.summary.has(k)) out.push_back(k);
+  return out;
+}
+
+std::string group_label(const Summary& s, const std::vector<std::string>& cols, std::size_t row) {
+  std::string g;
+  for (const auto& c : cols) g += (g.empty() ? "" : ", ") + c + "=" + s.get(c).text(row);
+  return g;
+}
+
+double real_at(const Summary& s, const std::string& col, std::size_t row) {
+  const Column* c = s.find(col);
+  return c ? c->real(row) : kNaN;
+}
+
+std::string text_at(const Summary& s, const std::string& col, std::size_t row) {
+  const Column* c = s.find(col);
+  return c ? c->text(row) : "";
+}
+
+std::string int_text(const Summary& s, const std::string& col, std::size_t row) {
+  const double v = real_at(s, col, row);
+  if (!std::isfinite(v)) return "";
+  return std::to_string(static_cast<long long>(v));
+}
+
+void add_failures(const StudyFile& f, io::Table& t) {
+  if (!f.summary.has("status")) return;
+  const Column& st = f.summary.get("status");
+  for (std::size_t i = 0; i < f.summary.rows(); ++i)
+    if (st.text(i) != "ok")
+      t.notes.push_back("run " + text_at(f.summary, "run_id", i) + " (" + text_at(f.summary, "method", i) + "): " +
+                        st.text(i));
+}
+
+std::string step_column(const StudyFile& f) {
+  if (f.summary.has("steps")) return "steps";
+  if (f.summary.has("tol")) return "tol";
+  return "";
+}
+
+std::string step_text(const StudyFile& f, std::size_t i) {
+  if (f.summary.has("steps")) return int_text(f.summary, "steps", i);
+  if (f.summary.has("tol")) return io::fmt_sci(real_at(f.summary, "tol", i), 1);
+  return "";
+}
+
+std::string range_text(double a, double b) {
+  if (!std::isfinite(a) || !std::isfinite(b)) return "-";
+  std::string s = "[";
+  s += io::fmt_sci(a, 2);
+  s += ", ";
+  s += io::fmt_sci(b, 2);
+  s += ']';
+  return s;
+}
+
+// ------------------------------------------------------------------ convergence
+std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat format) {
+  const Summary& s = f.summary;
+  if (!s.has("error") || !s.has("h")) throw UsageError("the file has no global errors per step size (table convergence)");
+  const auto series = convergence_series(s, f.key_columns, fit_rule(f.parameters));
+  const auto rule = fit_rule(f.parameters);
+  std::vector<io::Table> out;
+  if (format == io::TableFormat::Csv) {
+    io::Table t;
+    t.title = "convergence: global error at T = " + io::fmt_general(f.t_final) + " per step size, observed order";
+    t.header = {"group", "method", "nominal_order", "steps", "h", "error", "rate", "in_fit", "observed_order",
+                "fit_h_min", "fit_h_max", "fit_points"};
+    t.numeric = {false, false, true, true, true, true, true, true, true, true, true, true};
+    t.notes.push_back("observed order: " + rule.describe());
+    for (const auto& se : series)
+      for (std::size_t k = 0; k < se.rows.size(); ++k) {
+        const double rate = k == 0 ? kNaN : std::log(se.error[k - 1] / se.error[k]) / std::log(se.h[k - 1] / se.h[k]);
+        t.rows.push_back({se.group, se.method, std::to_string(se.nominal_order), int_text(s, "steps", se.rows[k]),
+                          io::fmt_sci(se.h[k], 6), io::fmt_sci(se.error[k], 6), k == 0 ? "" : io::fmt_fixed(rate, 3),
+                          se.fit.used[k] ? "1" : "0", io::fmt_fixed(se.fit.order, 3), io::fmt_sci(se.fit.h_min, 6),
+                          io::fmt_sci(se.fit.h_max, 6), std::to_string(se.fit.points)});
+      }
+    add_failures(f, t);
+    out.push_back(std::move(t));
+    return out;
+  }
+  // one error table and one order table per group
+  std::vector<std::string> groups;
+  for (const auto& se : series)
+    if (std::find(groups.begin(), groups.end(), se.group) == groups.end()) groups.push_back(se.group);
+  for (const auto& g : groups) {
+    std::vector<const ConvergenceSeries*> ss;
+    for (const auto& se : series)
+      if (se.group == g) ss.push_back(&se);
+    // all step sizes of the group, coarse first
+    std::vector<double> hs;
+    for (const auto* se : ss)
+      for (double h : se->h)
+        if (std::find(hs.begin(), hs.end(), h) == hs.end()) hs.push_back(h);
+    std::sort(hs.begin(), hs.end(), std::greater<>());
+    io::Table t;
+    t.title = "Global error at T = " + io::fmt_general(f.t_final) + (g.empty() ? "" : " (" + g + ")") +
+              ", model " + f.model + "; rate = log(e_coarse/e_fine)/log(h_coarse/h_fine)";
+    t.header = {"steps", "h"};
+    t.numeric = {true, true};
+    for (const auto* se : ss) {
+      t.header.push_back(se->method);
+      t.header.push_back("rate");
+      t.numeric.push_back(true);
+      t.numeric.push_back(true);
+    }
+    for (double h : hs) {
+      std::vector<std::string> row;
+      std::string steps;
+      for (const auto* se : ss)
+        for (std::size_t k = 0; k < se->h.size(); ++k)
+          if (se->h[k] == h) steps = int_text(s, "steps", se->rows[k]);
+      row.push_back(steps);
+      row.push_back(io::fmt_sci(h, 3));
+      for (const auto* se : ss) {
+        std::string e, r;
+        for (std::size_t k = 0; k < se->h.size(); ++k)
+          if (se->h[k] == h) {
+            e = io::fmt_sci(se->error[k], 3) + (se->fit.used[k] ? "" : "*");
+            if (k > 0) r = io::fmt_fixed(std::log(se->error[k - 1] / se->error[k]) / std::log(se->h[k - 1] / se->h[k]), 2);
+          }
+        row.push_back(e);
+        row.push_back(r);
+      }
+      t.rows.push_back(std::move(row));
+    }
+    t.notes.push_back("* = outside the range used for the observed order");
+    if (!ss.empty() && s.has("reference")) {
+      const std::string ref = text_at(s, "reference", ss.front()->rows.front());
+      t.notes.push_back("errors against: " + ref +
+                        (ref == "exact" ? "" : " (estimated reference error " + io::fmt_sci(ss.front()->reference_error, 2) + ")"));
+    }
+    out.push_back(std::move(t));
+
+    io::Table o;
+    o.title = "Observed order" + (g.empty() ? std::string() : " (" + g + ")");
+    o.header = {"method", "nominal order", "observed order", "difference", "h range of the fit", "points"};
+    o.numeric = {false, true, true, true, false, true};
+    for (const auto* se : ss)
+      o.rows.push_back({se->method, std::to_string(se->nominal_order), io::fmt_fixed(se->fit.order, 2),
+                        io::fmt_fixed(se->fit.order - static_cast<double>(se->nominal_order), 2),
+                        range_text(se->fit.h_min, se->fit.h_max), std::to_string(se->fit.points)});
+    o.notes.push_back("observed order: " + rule.describe());
+    out.push_back(std::move(o));
+  }
+  if (!out.empty()) add_failures(f, out.back());
+  return out;
+}
+
+// ------------------------------------------------------------------ invariants
+struct MetricPrefix {
+  std::string prefix;
+};
+
+std::vector<std::string> metric_prefixes(const Summary& s, bool energy_only) {
+  std::vector<std::string> out;
+  for (const auto& c : s.columns()) {
+    const std::string& n = c.name;
+    if (n.size() < 5 || n.compare(n.size() - 4, 4, ".max") != 0) continue;
+    const std::string p = n.substr(0, n.size() - 4);
+    if (!s.has(p + ".mean") || !s.has(p + ".drift")) continue;
+    const std::string base = p.substr(0, p.find('.'));
+    const bool energy = observable_role(base) == ObservableRole::Energy;
+    if (energy_only && !energy) continue;
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<io::Table> invariants_tables(const StudyFile& f, io::TableFormat format) {
+  const Summary& s = f.summary;
+  const auto prefixes = metric_prefixes(s, false);
+  if (prefixes.empty()) throw UsageError("the file has no invariant statistics (table invariants)");
+  const auto groups = group_columns(f);
+  io::Table t;
+  t.title = "Invariant errors over [" + io::fmt_general(f.t0) + ", " + io::fmt_general(f.t_final) +
+            "] (max and mean of |error| over samples; drift = slope of a least-squares line, per unit time)";
+  const std::string sc = step_column(f);
+  for (const auto& g : groups) {
+    t.header.push_back(g);
+    t.numeric.push_back(false);
+  }
+  t.header.push_back("method");
+  t.numeric.push_back(false);
+  if (!sc.empty()) {
+    t.header.push_back(sc);
+    t.numeric.push_back(true);
+  }
+  for (const auto& p : prefixes)
+    for (const char* w : {" max", " mean", " drift"}) {
+      t.header.push_back(p + w);
+      t.numeric.push_back(true);
+    }
+  const int digits = format == io::TableFormat::Csv ? 6 : 2;
+  for (std::size_t i = 0; i < s.rows(); ++i) {
+    std::vector<std::string> row;
+    for (const auto& g : groups) row.push_back(s.get(g).text(i));
+    row.push_back(text_at(s, "method", i));
+    if (!sc.empty()) row.push_back(step_text(f, i));
+    for (const auto& p : prefixes)
+      for (const char* w : {".max", ".mean", ".drift"}) row.push_back(io::fmt_sci(real_at(s, p + w, i), digits));
+    t.rows.push_back(std::move(row));
+  }
+  t.notes.push_back("rel_error = (H - H0)/|H0|; abs_error = x - x0; *_error = the manifold error itself");
+  add_failures(f, t);
+  return {t};
+}
+
+std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat format) {
+  const Summary& s = f.summary;
+  const auto prefixes = metric_prefixes(s, true);
+  if (prefixes.empty()) throw UsageError("the file has no energy error statistics (table energy-drift)");
+  const auto groups = group_columns(f);
+  const std::string sc = step_column(f);
+  const int digits = format == io::TableFormat::Csv ? 6 : 2;
+  std::vector<io::Table> out;
+  for (const auto& p : prefixes) {
+    io::Table t;
+    t.title = "Energy error " + p + " over [" + io::fmt_general(f.t0) + ", " + io::fmt_general(f.t_final) +
+              "]: max, mean, drift rate (slope of a least-squares line, per unit time) and value at T";
+    for (const auto& g : groups) {
+      t.header.push_back(g);
+      t.numeric.push_back(false);
+    }
+    t.header.push_back("method");
+    t.numeric.push_back(false);
+    if (!sc.empty()) {
+      t.header.push_back(sc);
+      t.numeric.push_back(true);
+    }
+    if (s.has("h")) {
+      t.header.push_back("h");
+      t.numeric.push_back(true);
+    }
+    for (const char* c : {"samples", "max |dH/H0|", "mean |dH/H0|", "drift", "at T"}) {
+      t.header.push_back(c);
+      t.numeric.push_back(true);
+    }
+    for (std::size_t i = 0; i < s.rows(); ++i) {
+      std::vector<std::string> row;
+      for (const auto& g : groups) row.push_back(s.get(g).text(i));
+      row.push_back(text_at(s, "method", i));
+      if (!sc.empty()) row.push_back(step_text(f, i));
+      if (s.has("h")) row.push_back(io::fmt_sci(real_at(s, "h", i), digits));
+      row.push_back(int_text(s, "samples", i));
+      for (const char* w : {".max", ".mean", ".drift", ".final"}) row.push_back(io::fmt_sci(real_at(s, p + w, i), digits));
+      t.rows.push_back(std::move(row));
+    }
+    add_failures(f, t);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ adaptive
+std::vector<io::Table> adaptive_tables(const StudyFile& f, io::TableFormat format) {
+  const Summary& s = f.summary;
+  if (!s.has("tol") || !s.has("accepted")) throw UsageError("the file has no adaptive runs (table adaptive)");
+  const auto groups = group_columns(f);
+  const bool cmp = s.has("compare_error");
+  const int digits = format == io::TableFormat::Csv ? 6 : 2;
+  io::Table t;
+  t.title = "Adaptive steps over [" + io::fmt_general(f.t0) + ", " + io::fmt_general(f.t_final) + "]" +
+            (cmp ? "; constant-step comparison at the same cost ([P] Figs 8-11)" : "");
+  for (const auto& g : groups) {
+    t.header.push_back(g);
+    t.numeric.push_back(false);
+  }
+  for (const char* c : {"method", "tol", "accepted", "rejected", "f evals", "h min", "h max", "error at T"}) {
+    t.header.push_back(c);
+    t.numeric.push_back(std::string(c) != "method");
+  }
+  if (cmp)
+    for (const char* c : {"constant-step method", "steps", "error at T", "error ratio const/adaptive"}) {
+      t.header.push_back(c);
+      t.numeric.push_back(std::string(c) != "constant-step method");
+    }
+  for (std::size_t i = 0; i < s.rows(); ++i) {
+    std::vector<std::string> row;
+    for (const auto& g : groups) row.push_back(s.get(g).text(i));
+    row.push_back(text_at(s, "method", i));
+    row.push_back(io::fmt_sci(real_at(s, "tol", i), 1));
+    row.push_back(int_text(s, "accepted", i));
+    row.push_back(int_text(s, "rejected", i));
+    row.push_back(int_text(s, "rhs_evaluations", i));
+    row.push_back(io::fmt_sci(real_at(s, "h_min", i), digits));
+    row.push_back(io::fmt_sci(real_at(s, "h_max", i), digits));
+    row.push_back(io::fmt_sci(real_at(s, "error", i), digits));
+    if (cmp) {
+      row.push_back(text_at(s, "compare_method", i));
+      row.push_back(int_text(s, "compare_steps", i));
+      row.push_back(io::fmt_sci(real_at(s, "compare_error", i), digits));
+      row.push_back(io::fmt_fixed(real_at(s, "compare_error", i) / real_at(s, "error", i), 2));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  if (s.has("reference") && s.rows()) t.notes.push_back("errors against: " + text_at(s, "reference", 0));
+  add_failures(f, t);
+  return {t};
+}
+
+// ------------------------------------------------------------------ scaling
+std::vector<io::Table> scaling_tables(const StudyFile& f, io::TableFormat format) {
+  const Summary& s = f.summary;
+  if (!s.has("layout") || f.timings.empty()) throw UsageError("the file has no scaling runs (table scaling)");
+  const std::string mode = param(f.parameters, "scaling.mode", "strong");
+  const auto groups = group_columns(f);
+  auto max_of = [&](std::size_t i, const std::string& phase) {
+    auto it = f.timings.find(s.run_index()[i]);
+    if (it == f.timings.end()) return kNaN;
+    auto jt = it->second.find(phase);
+    if (jt == it->second.end() || jt->second.empty()) return kNaN;
+    return *std::max_element(jt->second.begin(), jt->second.end());
+  };
+  // phases present in any run, besides integrate
+  std::set<std::string> phases;
+  for (const auto& [r, m] : f.timings)
+    for (const auto& [p, v] : m)
+      if (p != "integrate") phases.insert(p);
+  io::Table t;
+  t.title = std::string(mode == "weak" ? "Weak" : "Strong") +
+            " scaling: wall time of the time stepping (max over ranks), speedup and efficiency against the smallest "
+            "layout of each group";
+  for (const auto& g : groups) {
+    t.header.push_back(g);
+    t.numeric.push_back(false);
+  }
+  for (const char* c : {"method", "layout", "cores", "components", "steps", "time [s]", "per step [s]", "speedup",
+                        "efficiency"}) {
+    t.header.push_back(c);
+    t.numeric.push_back(std::string(c) != "method" && std::string(c) != "layout");
+  }
+  for (const auto& p : phases) {
+    t.header.push_back(p + " [s]");
+    t.numeric.push_back(true);
+  }
+  const int digits = format == io::TableFormat::Csv ? 6 : 3;
+  for (std::size_t i = 0; i < s.rows(); ++i) {
+    const std::string key = group_label(s, groups, i) + "|" + text_at(s, "method", i);
+    // baseline: fewest cores in the same group and method
+    std::size_t base = i;
+    for (std::size_t j = 0; j < s.rows(); ++j)
+      if (group_label(s, groups, j) + "|" + text_at(s, "method", j) == key &&
+          real_at(s, "cores", j) < real_at(s, "cores", base))
+        base = j;
+    const double t_i = max_of(i, "integrate"), t_b = max_of(base, "integrate");
+    const double cores = real_at(s, "cores", i), cores_b = real_at(s, "cores", base);
+    const double speedup = t_b / t_i;
+    const double eff = mode == "weak" ? t_b / t_i : speedup * cores_b / cores;
+    std::vector<std::string> row;
+    for (const auto& g : groups) row.push_back(s.get(g).text(i));
+    row.push_back(text_at(s, "method", i));
+    row.push_back(text_at(s, "layout", i));
+    row.push_back(int_text(s, "cores", i));
+    row.push_back(int_text(s, "components", i));
+    row.push_back(int_text(s, "steps", i));
+    row.push_back(io::fmt_sci(t_i, digits));
+    row.push_back(io::fmt_sci(t_i / real_at(s, "steps", i), digits));
+    row.push_back(io::fmt_fixed(speedup, 2));
+    row.push_back(io::fmt_fixed(eff, 2));
+    for (const auto& p : phases) row.push_back(io::fmt_sci(max_of(i, p), digits));
+    t.rows.push_back(std::move(row));
+  }
+  t.notes.push_back("time = phase 'integrate' (time stepping without sampling); rhs = model vector field (timed by "
+                    "liebench), algebra = integrate - rhs, io = writing the final state; timings vary between runs");
+  return {t};
+}
+
+}  // namespace
+
+OrderFitRule fit_rule(const std::map<std::string, std::string>& p) {
+  OrderFitRule r;
+  r.max_residual = param_double(p, "convergence.fit_residual", r.max_residual);
+  r.floor_factor = param_double(p, "convergence.floor_factor", r.floor_factor);
+  r.rate_tolerance = param_double(p, "convergence.rate_tolerance", r.rate_tolerance);
+  r.reference_factor = param_double(p, "convergence.reference_factor", r.reference_factor);
+  r.min_points = static_cast<std::size_t>(param_double(p, "convergence.min_points", static_cast<double>(r.min_points)));
+  return r;
+}
+
+std::vector<ConvergenceSeries> convergence_series(const Summary& s, const std::vector<std::string>& key_columns,
+                                                  const OrderFitRule& rule) {
+  std::vector<std::string> gcols;
+  for (const auto& k : key_columns)
+    if (!kStepColumns.count(k) && s.has(k)) gcols.push_back(k);
+  std::vector<ConvergenceSeries> out;
+  for (std::size_t i = 0; i < s.rows(); ++i) {
+    const std::string g = group_label(s, gcols, i);
+    const std::string m = text_at(s, "method", i);
+    ConvergenceSeries* se = nullptr;
+    for (auto& x : out)
+      if (x.group == g && x.method == m) se = &x;
+    if (!se) {
+      out.push_back({});
+      se = &out.back();
+      se->group = g;
+      se->method = m;
+      se->nominal_order = static_cast<std::int64_t>(real_at(s, "method_order", i));
+    }
+    se->rows.push_back(i);
+  }
+  for (auto& se : out) {
+    std::stable_sort(se.rows.begin(), se.rows.end(),
+                     [&](std::size_t a, std::size_t b) { return real_at(s, "h", a) > real_at(s, "h", b); });
+    for (std::size_t r : se.rows) {
+      se.h.push_back(real_at(s, "h", r));
+      se.error.push_back(real_at(s, "error", r));
+      const double sc = real_at(s, "error_scale", r), re = real_at(s, "reference_error", r);
+      if (std::isfinite(sc)) se.scale = std::max(se.scale, sc);
+      if (std::isfinite(re)) se.reference_error = std::max(se.reference_error, re);
+    }
+    se.fit = observed_order(se.h, se.error, se.scale, se.reference_error, rule);
+  }
+  return out;
+}
+
+void write_convergence_analysis(const h5::File& f, const Summary& s, const std::vector<std::string>& key_columns,
+                                const OrderFitRule& rule) {
+  const auto series = convergence_series(s, key_columns, rule);
+  h5::Handle g = h5::create_group(f.id(), "analysis/convergence");
+  h5::attr(g, "description", "observed order of every method (and grid point) from the runs in this file");
+  h5::attr(g, "rule", rule.describe());
+  std::vector<std::string> group, method;
+  std::vector<std::int64_t> nominal, points;
+  std::vector<double> order, hmin, hmax, floor, resid;
+  std::vector<std::int64_t> in_fit(s.rows(), 0);
+  for (const auto& se : series) {
+    group.push_back(se.group);
+    method.push_back(se.method);
+    nominal.push_back(se.nominal_order);
+    points.push_back(static_cast<std::int64_t>(se.fit.points));
+    order.push_back(se.fit.order);
+    hmin.push_back(se.fit.h_min);
+    hmax.push_back(se.fit.h_max);
+    floor.push_back(se.fit.floor);
+    resid.push_back(se.fit.max_residual);
+    for (std::size_t k = 0; k < se.rows.size(); ++k) in_fit[se.rows[k]] = se.fit.used[k] ? 1 : 0;
+  }
+  h5::write_vector(f, g, "group", group);
+  h5::write_vector(f, g, "method", method);
+  h5::write_vector(f, g, "nominal_order", nominal);
+  h5::Handle d = h5::write_vector(f, g, "observed_order", order);
+  h5::attr(d, "description", "least-squares slope of log10(error) vs log10(h) over the fit range");
+  d = h5::write_vector(f, g, "fit_h_min", hmin);
+  h5::attr(d, "unit", "time");
+  d = h5::write_vector(f, g, "fit_h_max", hmax);
+  h5::attr(d, "unit", "time");
+  h5::write_vector(f, g, "fit_points", points);
+  d = h5::write_vector(f, g, "error_floor", floor);
+  h5::attr(d, "description", "errors at or below this were excluded (round-off / reference accuracy)");
+  h5::write_vector(f, g, "fit_max_residual", resid);
+  d = h5::write_vector(f, g, "in_fit", in_fit);
+  h5::attr(d, "description", "per /summary row: 1 if the run was used by its series' fit");
+}
+
+StudyFile load_study_file(const std::string& path, bool with_timings) {
+  StudyFile out;
+  h5::File f;
+  try {
+    f = h5::File::open_read(path);
+  } catch (const h5::Error& e) {
+    throw UsageError(e.what());
+  }
+  const hid_t root = f.id();
+  if (!h5::has_attr(root, "liebench_format") || !h5::exists(root, "study"))
+    throw UsageError("'" + path + "' is not a liebench study file (no /study group or liebench_format attribute)");
+  h5::Handle st = h5::open_group(root, "study");
+  out.kind = h5::attr_string(st, "kind");
+  out.run_count = h5::attr_int(st, "run_count");
+  out.key_columns = h5::attr_strings(st, "key_columns");
+  out.t0 = h5::attr_double(st, "t0");
+  out.t_final = h5::attr_double(st, "t_final");
+  out.model = h5::attr_string(st, "model");
+  out.title = h5::has_attr(root, "title") ? h5::attr_string(root, "title") : "";
+  h5::Handle pg = h5::open_group(root, "parameters");
+  for (const auto& a : h5::attr_names(pg))
+    if (a != "config_text" && a != "resolved_config" && a != "description") out.parameters[a] = h5::attr_text(pg, a);
+  out.summary = Summary::read(root);
+  if (with_timings && h5::exists(root, "runs")) {
+    h5::Handle runs = h5::open_group(root, "runs");
+    for (const auto& r : h5::list(runs)) {
+      h5::Handle rg = h5::open_group(runs, r);
+      if (!h5::exists(rg, "timings")) continue;
+      const std::int64_t idx = h5::attr_int(rg, "run_index");
+      h5::Handle tg = h5::open_group(rg, "timings");
+      for (const auto& p : h5::list(tg)) out.timings[idx][p] = h5::read_doubles(tg, p);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> default_tables(const std::string& kind) {
+  if (kind == "convergence") return {"convergence"};
+  if (kind == "invariants" || kind == "simulate") return {"invariants", "energy-drift"};
+  if (kind == "adaptive") return {"adaptive"};
+  if (kind == "scaling") return {"scaling"};
+  return {};
+}
+
+const std::vector<std::string>& all_table_names() {
+  static const std::vector<std::string> names = {"convergence", "invariants", "energy-drift", "adaptive", "scaling"};
+  return names;
+}
+
+std::vector<io::Table> build_table(const StudyFile& f, const std::string& name, io::TableFormat format) {
+  if (name == "convergence") return convergence_tables(f, format);
+  if (name == "invariants") return invariants_tables(f, format);
+  if (name == "energy-drift") return energy_drift_tables(f, format);
+  if (name == "adaptive") return adaptive_tables(f, format);
+  if (name == "scaling") return scaling_tables(f, format);
+  std::string all;
+  for (const auto& n : all_table_names()) all += (all.empty() ? "" : ", ") + n;
+  throw UsageError("option --table has value '" + name + "'; allowed: " + all);
+}
+
+}  // namespace lie::studies

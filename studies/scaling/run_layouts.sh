@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs a scaling study: one `mpirun` per layout RANKSxTHREADS, each writing a part file, then
+# merges them into one result file and prints the scaling table.
+#
+#   studies/scaling/run_layouts.sh EXP.cfg OUT.h5 ["1x1 2x1 1x2"] [-- extra liebench run args]
+#
+# Without the layout list, scaling.layouts is read from EXP.cfg. With a list, it is passed to
+# every job as --scaling.layouts (all parts must share one configuration to be merged).
+# Environment: LIEBENCH (binary; default build/liebench next to this script's repository),
+# MPIRUN (default mpirun), MPIRUN_FLAGS (extra flags, e.g. --oversubscribe --allow-run-as-root).
+# Ranks with one thread are bound to cores; hybrid layouts use --bind-to none with
+# OMP_NUM_THREADS=T and OMP_PROC_BIND=close.
+# On a SLURM cluster, studies/scaling/scaling_array.sbatch runs the same jobs as an array.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+LIEBENCH="${LIEBENCH:-$root/build/liebench}"
+MPIRUN="${MPIRUN:-mpirun}"
+MPIRUN_FLAGS="${MPIRUN_FLAGS:-}"
+
+if [[ $# -lt 2 ]]; then
+  echo "usage: $0 EXP.cfg OUT.h5 [\"1x1 2x1 ...\"] [-- liebench run args]" >&2
+  exit 2
+fi
+cfg="$1"; out="$2"; shift 2
+layouts=""
+override=()
+if [[ $# -gt 0 && "$1" != "--" ]]; then
+  layouts="$1"; shift
+  override=("--scaling.layouts=$layouts")
+fi
+[[ $# -gt 0 && "$1" == "--" ]] && shift
+extra=("$@")
+if [[ -z "$layouts" ]]; then
+  # scaling.layouts = ... at top level, or layouts = ... inside a [scaling] section
+  layouts="$(awk '
+    /^[[:space:]]*\[/ { sec = $0; gsub(/[][[:space:]]/, "", sec); next }
+    /^[[:space:]]*#/ { next }
+    {
+      line = $0; sub(/#.*/, "", line)
+      split(line, kv, "="); key = kv[1]; gsub(/[[:space:]]/, "", key)
+      if ((sec == "" && key == "scaling.layouts") || (sec == "scaling" && key == "layouts")) {
+        val = substr(line, index(line, "=") + 1); gsub(/"/, "", val); print val
+      }
+    }' "$cfg" | tail -n 1)"
+  [[ -n "$layouts" ]] || layouts="1x1"
+fi
+
+parts_dir="${out%.h5}.parts"
+mkdir -p "$parts_dir"
+parts=()
+for layout in $layouts; do
+  ranks="${layout%x*}"; threads="${layout#*x}"
+  part="$parts_dir/layout_${layout}.h5"
+  if [[ "$threads" == "1" ]]; then bind=(--bind-to core); else bind=(--bind-to none); fi
+  echo "run_layouts: $layout ($ranks ranks x $threads threads) -> $part" >&2
+  # shellcheck disable=SC2086
+  OMP_NUM_THREADS="$threads" OMP_PROC_BIND=close \
+    $MPIRUN $MPIRUN_FLAGS -n "$ranks" "${bind[@]}" -x OMP_NUM_THREADS -x OMP_PROC_BIND \
+    "$LIEBENCH" run "$cfg" "${override[@]}" "${extra[@]}" --output "$part" --force --quiet
+  parts+=("$part")
+done
+"$LIEBENCH" merge "${parts[@]}" --output "$out" --force
+"$LIEBENCH" report "$out" --table scaling

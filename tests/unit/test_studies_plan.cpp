@@ -1,0 +1,122 @@
+// Study plans: step lists, grids, run order and ids, parts, and the validation that runs
+// before any file exists (studies/plan.hpp).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/error.hpp"
+#include "studies/plan.hpp"
+#include "unit/test_studies_models.hpp"
+
+using namespace lie;
+using namespace lie::studies;
+
+namespace {
+
+StudyPlan plan_of(const std::vector<std::pair<std::string, std::string>>& kv, long part = 0, long parts = 1,
+                  PlanShape shape = {}) {
+  par::Context ctx(MPI_COMM_SELF);
+  if (shape.step_kinds.empty()) shape.step_kinds = {StepKind::Steps, StepKind::Dt};
+  RunRequest req;
+  req.part_index = part;
+  req.part_count = parts;
+  return make_plan("convergence", Config::from_pairs(kv), ctx, req, shape);
+}
+
+std::string usage_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(StudiesPlan, StepCounts) {
+  EXPECT_EQ(parse_step_counts("steps", "2^3..2^6"), (std::vector<std::int64_t>{8, 16, 32, 64}));
+  EXPECT_EQ(parse_step_counts("steps", "10, 1e2 , 2^4"), (std::vector<std::int64_t>{10, 100, 16}));
+  EXPECT_EQ(parse_step_counts("steps", "16..100"), (std::vector<std::int64_t>{16, 32, 64}));
+  EXPECT_NE(usage_error([] { parse_step_counts("steps", "0"); }).find("'0'"), std::string::npos);
+  EXPECT_NE(usage_error([] { parse_step_counts("steps", "-4"); }).find(">= 1"), std::string::npos);
+  EXPECT_FALSE(usage_error([] { parse_step_counts("steps", "2^7..2^3"); }).empty());
+  EXPECT_FALSE(usage_error([] { parse_step_counts("steps", "abc"); }).empty());
+}
+
+TEST(StudiesPlan, GridAxes) {
+  const auto axes = parse_grid("test_symmetric_tops.n = 3,4; free_rigid_body.inertia = 1 2 3 | 1 1 2");
+  ASSERT_EQ(axes.size(), 2u);
+  EXPECT_EQ(axes[0].values, (std::vector<std::string>{"3", "4"}));
+  EXPECT_EQ(axes[1].values, (std::vector<std::string>{"1 2 3", "1 1 2"}));
+  EXPECT_NE(usage_error([] { parse_grid("no_such.key = 1,2"); }).find("no_such.key"), std::string::npos);
+  EXPECT_NE(usage_error([] { parse_grid("methods = rkmk4"); }).find("methods"), std::string::npos);
+  EXPECT_NE(usage_error([] { parse_grid("test_symmetric_tops.n = 3, 0"); }).find("'0'"), std::string::npos);
+  EXPECT_FALSE(usage_error([] { parse_grid("t_final = 1; t_final = 2"); }).empty());
+}
+
+TEST(StudiesPlan, RunsInLexicographicOrderWithParts) {
+  const StudyPlan p = plan_of({{"model", "test_symmetric_tops"},
+                               {"methods", "rkmk3, rkmk4"},
+                               {"steps", "4, 8, 16"},
+                               {"grid", "test_symmetric_tops.seed = 1, 2"}});
+  ASSERT_EQ(p.runs.size(), 12u);
+  EXPECT_EQ(p.runs[0].id, "run_00000");
+  EXPECT_EQ(p.runs[11].id, "run_00011");
+  // last axis fastest: steps, then method, then grid axes
+  EXPECT_EQ(p.runs[1].step.steps, 8);
+  EXPECT_EQ(p.runs[3].method, "rkmk4");
+  EXPECT_EQ(p.runs[6].params[0].second, "2");
+  EXPECT_EQ(p.runs[6].point, 1u);
+  EXPECT_DOUBLE_EQ(p.runs[2].step.h, 1.0 / 16.0);
+  EXPECT_EQ(p.runs[5].params_text(), "test_symmetric_tops.seed=1; method=rkmk4; steps=16");
+  EXPECT_EQ(p.key_columns, (std::vector<std::string>{"test_symmetric_tops.seed", "method", "steps", "h"}));
+  // three parts cover every run exactly once, in contiguous ranges
+  std::multiset<std::size_t> seen;
+  for (long k = 0; k < 3; ++k)
+    for (std::size_t i : plan_of({{"model", "test_symmetric_tops"},
+                                  {"methods", "rkmk3, rkmk4"},
+                                  {"steps", "4, 8, 16"},
+                                  {"grid", "test_symmetric_tops.seed = 1, 2"}},
+                                 k, 3)
+                             .selected)
+      seen.insert(i);
+  ASSERT_EQ(seen.size(), 12u);
+  for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(seen.count(i), 1u);
+  EXPECT_EQ(run_id(7, 200000), "run_000007");
+}
+
+TEST(StudiesPlan, ValidationNamesTheBadValue) {
+  const std::vector<std::pair<std::string, std::string>> ok = {{"model", "test_symmetric_tops"}, {"steps", "8"}};
+  auto with = [&](std::vector<std::pair<std::string, std::string>> extra) {
+    auto kv = ok;
+    for (auto& e : extra) {
+      bool replaced = false;
+      for (auto& x : kv)
+        if (x.first == e.first) {
+          x.second = e.second;
+          replaced = true;
+        }
+      if (!replaced) kv.push_back(e);
+    }
+    return usage_error([&] { plan_of(kv); });
+  };
+  EXPECT_EQ(with({}), "");
+  EXPECT_NE(with({{"methods", "rkmk4, no_such_method"}}).find("no_such_method"), std::string::npos);
+  EXPECT_NE(with({{"model", "no_such_model"}}).find("no_such_model"), std::string::npos);
+  EXPECT_NE(with({{"test_symmetric_tops.n", "0"}}).find("'0'"), std::string::npos);
+  EXPECT_NE(usage_error([] { Config::from_pairs({{"t_final", "nan"}}); }).find("nan"), std::string::npos);
+  EXPECT_NE(usage_error([] { Config::from_pairs({{"dt", "-0.1"}}); }).find("-0.1"), std::string::npos);
+  EXPECT_NE(with({{"t_final", "-1"}}).find("t_final"), std::string::npos);
+  EXPECT_NE(with({{"steps", ""}, {"dt", "0.3"}}).find("divide"), std::string::npos);
+  EXPECT_NE(with({{"dt", "0.25"}}).find("only one"), std::string::npos);
+  EXPECT_NE(with({{"tol", "1e-6"}}).find("tol"), std::string::npos);
+  EXPECT_NE(with({{"grid", "test_symmetric_tops.n = 2, 0"}}).find("'0'"), std::string::npos);
+  PlanShape adaptive;
+  adaptive.step_kinds = {StepKind::Tol};
+  adaptive.embedded_only = true;
+  const std::string e = usage_error([&] {
+    plan_of({{"model", "test_symmetric_tops"}, {"tol", "1e-6"}, {"methods", "rkmk4"}}, 0, 1, adaptive);
+  });
+  EXPECT_NE(e.find("embedded"), std::string::npos) << e;
+}

@@ -1,0 +1,175 @@
+// Studies end to end on one rank: run, read the file back (layout of results/README.md),
+// observed orders against an exact solution, H5MD trajectories, graceful stop.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "io/h5.hpp"
+#include "studies/interrupt.hpp"
+#include "studies/study.hpp"
+#include "studies/summary.hpp"
+#include "studies/tables.hpp"
+#include "unit/test_studies_models.hpp"
+
+using namespace lie;
+using namespace lie::studies;
+
+namespace {
+
+/// A scratch directory for this test program, removed at exit.
+struct Scratch {
+  std::string dir;
+  Scratch() {
+    char tmpl[] = "/tmp/liebench_studies_XXXXXX";
+    const char* d = mkdtemp(tmpl);
+    dir = d ? d : "";
+  }
+  ~Scratch() {
+    if (!dir.empty()) std::filesystem::remove_all(dir);
+  }
+};
+
+std::string scratch(const std::string& name) {
+  static Scratch s;
+  return s.dir + "/" + name;
+}
+
+bool exists(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0;
+}
+
+void run(const std::vector<std::pair<std::string, std::string>>& kv, const std::string& out, bool force = false) {
+  par::Context ctx(MPI_COMM_SELF);
+  RunRequest req;
+  req.output = out;
+  req.force = force;
+  req.progress = false;
+  run_study(Config::from_pairs(kv), ctx, req);
+}
+
+}  // namespace
+
+TEST(StudiesRun, ConvergenceAgainstExactSolutionGivesNominalOrders) {
+  const std::string out = scratch("conv.h5");
+  run({{"study", "convergence"},
+       {"model", "test_symmetric_tops"},
+       {"test_symmetric_tops.n", "4"},
+       {"methods", "lie_euler, lie_euler_heun, rkmk3, rkmk4, rkmk5"},
+       {"steps", "2^3..2^8"},
+       {"t_final", "3"}},
+      out);
+  const StudyFile f = load_study_file(out, false);
+  EXPECT_EQ(f.kind, "convergence");
+  EXPECT_EQ(f.summary.rows(), 30u);
+  EXPECT_EQ(f.summary.get("reference").text(0), "exact");
+  const auto series = convergence_series(f.summary, f.key_columns, fit_rule(f.parameters));
+  ASSERT_EQ(series.size(), 5u);
+  for (const auto& s : series) {
+    EXPECT_NEAR(s.fit.order, static_cast<double>(s.nominal_order), 0.15) << s.method;
+    EXPECT_GE(s.fit.points, 3u) << s.method;
+  }
+  // the file holds what the report needs and what results/README.md promises
+  h5::File h = h5::File::open_read(out);
+  for (const char* p : {"h5md", "parameters", "study", "provenance/job_0", "runs/run_00029/final_state",
+                        "runs/run_00000/timings/integrate", "summary/error", "summary/run_id", "analysis/convergence"})
+    EXPECT_TRUE(h5::exists(h.id(), p)) << p;
+  h5::Handle r = h5::open_group(h.id(), "runs/run_00007");
+  EXPECT_EQ(h5::attr_string(r, "method"), "lie_euler_heun");
+  EXPECT_EQ(h5::attr_int(r, "steps"), 16);
+  EXPECT_EQ(h5::attr_string(r, "params"), "method=lie_euler_heun; steps=16");
+  EXPECT_EQ(h5::dataset_shape(h5::open_dataset(r, "final_state")), (std::vector<std::size_t>{4, 3}));
+}
+
+TEST(StudiesRun, SimulateWritesH5mdTrajectoryAndObservables) {
+  const std::string out = scratch("sim.h5");
+  run({{"study", "simulate"},
+       {"model", "test_symmetric_tops"},
+       {"test_symmetric_tops.n", "3"},
+       {"methods", "rkmk4"},
+       {"steps", "100"},
+       {"sample_every", "10"},
+       {"save_state", "true"},
+       {"state_every", "25"}},
+      out);
+  h5::File h = h5::File::open_read(out);
+  ASSERT_TRUE(h5::exists(h.id(), "particles/bodies/angular_momentum/value"));
+  EXPECT_EQ(h5::dataset_shape(h5::open_dataset(h.id(), "particles/bodies/angular_momentum/value")),
+            (std::vector<std::size_t>{5, 3, 3}));
+  EXPECT_EQ(h5::read_ints(h.id(), "particles/bodies/angular_momentum/step"),
+            (std::vector<std::int64_t>{0, 25, 50, 75, 100}));
+  EXPECT_EQ(h5::attr_int(h5::open_group(h.id(), "particles/bodies/box"), "dimension"), 3);
+  EXPECT_EQ(h5::attr_int(h5::open_group(h.id(), "h5md"), "version"), 1);
+  const auto frames = h5::read_doubles(h.id(), "particles/bodies/angular_momentum/value");
+  const auto final_state = h5::read_doubles(h.id(), "runs/run_00000/final_state");
+  for (std::size_t i = 0; i < 9; ++i) EXPECT_EQ(frames[36 + i], final_state[i]);
+  const auto t = h5::read_doubles(h.id(), "observables/total_energy/time");
+  ASSERT_EQ(t.size(), 11u);
+  EXPECT_DOUBLE_EQ(t.back(), 1.0);
+  // /observables is the run's group under another name (a hard link)
+  EXPECT_EQ(h5::read_doubles(h.id(), "runs/run_00000/observables/casimir/value"),
+            h5::read_doubles(h.id(), "observables/casimir/value"));
+  const Summary s = Summary::read(h.id());
+  EXPECT_LT(s.get("total_energy.rel_error.max").real(0), 1e-6);
+  EXPECT_LT(s.get("casimir.abs_error.max").real(0), 1e-14);
+  EXPECT_GT(s.get("error").real(0), 0.0);
+}
+
+TEST(StudiesRun, AdaptiveRecordsStepHistoryAndComparison) {
+  const std::string out = scratch("adaptive.h5");
+  run({{"study", "adaptive"},
+       {"model", "test_symmetric_tops"},
+       {"methods", "rkmk54"},
+       {"tol", "1e-4, 1e-7"},
+       {"t_final", "5"},
+       {"adaptive.compare_method", "rkmk5"}},
+      out);
+  const StudyFile f = load_study_file(out, false);
+  ASSERT_EQ(f.summary.rows(), 2u);
+  const double e0 = f.summary.get("error").real(0), e1 = f.summary.get("error").real(1);
+  EXPECT_LT(e1, e0 / 50.0);
+  EXPECT_GT(f.summary.get("accepted").real(1), f.summary.get("accepted").real(0));
+  EXPECT_EQ(f.summary.get("compare_steps").real(1), f.summary.get("accepted").real(1));
+  EXPECT_TRUE(std::isfinite(f.summary.get("compare_error").real(1)));
+  h5::File h = h5::File::open_read(out);
+  const auto hs = h5::read_doubles(h.id(), "runs/run_00001/step_size/value");
+  const auto ts = h5::read_doubles(h.id(), "runs/run_00001/step_size/time");
+  ASSERT_EQ(hs.size(), static_cast<std::size_t>(f.summary.get("accepted").real(1)));
+  double sum = 0;
+  for (double x : hs) sum += x;
+  EXPECT_NEAR(sum, 5.0, 1e-12);
+  EXPECT_DOUBLE_EQ(ts.back(), 5.0);
+  EXPECT_FALSE(build_table(f, "adaptive", io::TableFormat::Markdown).empty());
+  EXPECT_THROW(build_table(f, "convergence", io::TableFormat::Markdown), UsageError);
+}
+
+TEST(StudiesRun, InterruptLeavesNoFileAndKeepsAnEarlierOne) {
+  const std::string out = scratch("stopped.h5");
+  { std::ofstream(out) << "earlier"; }
+  raise_interrupt_for_testing(SIGTERM);
+  EXPECT_THROW(run({{"study", "invariants"}, {"model", "test_symmetric_tops"}, {"steps", "1000"}}, out, true),
+               Interrupted);
+  clear_interrupt();
+  std::ifstream in(out);
+  std::string s;
+  std::getline(in, s);
+  EXPECT_EQ(s, "earlier");
+  // no temporary file left next to it
+  EXPECT_FALSE(exists(out + ".tmp." + std::to_string(getpid())));
+  // bad input: nothing created, earlier file intact, clear message
+  try {
+    run({{"study", "convergence"}, {"model", "test_symmetric_tops"}, {"steps", "8"}, {"methods", "nope"}}, out, true);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("nope"), std::string::npos);
+  }
+  EXPECT_THROW(run({{"study", "convergence"}, {"model", "test_symmetric_tops"}, {"steps", "8"}}, out, false),
+               UsageError);
+  std::ifstream in2(out);
+  std::getline(in2, s);
+  EXPECT_EQ(s, "earlier");
+}
