@@ -9,6 +9,8 @@
 #include <stdexcept>
 
 #include "groups/so3.hpp"
+#include "io/hdf5_rows.hpp"
+#include "io/state_io.hpp"
 #include "parallel/exact_sum.hpp"
 
 namespace lie {
@@ -28,9 +30,15 @@ const bool kKeys = declare_options({
      "nfold_pendulum"},
     {"nfold_pendulum.initial", OptionType::Choice, "paper",
      "initial state: paper = every (q_i, w_i) = (sqrt2/2, 0, sqrt2/2, 0, 1, 0) [P] 5.3 (planar motion); random = "
-     "seeded, uniformly distributed q_i, Gaussian tangent w_i (genuinely 3-D)",
-     {"paper", "random"}, "nfold_pendulum"},
+     "seeded, uniformly distributed q_i, Gaussian tangent w_i (genuinely 3-D); file = rows (q_i, w_i) of an HDF5 "
+     "dataset (nfold_pendulum.file, nfold_pendulum.dataset)",
+     {"paper", "random", "file"}, "nfold_pendulum"},
     {"nfold_pendulum.seed", OptionType::NonNegativeInt, "1", "seed of the random initial state", {}, "nfold_pendulum"},
+    {"nfold_pendulum.file", OptionType::String, "",
+     "HDF5 file of the initial state (initial = file), e.g. a result file of an earlier run", {}, "nfold_pendulum"},
+    {"nfold_pendulum.dataset", OptionType::String, "/runs/run_00000/final_state",
+     "dataset [N][6] of rows (q_i, w_i) in nfold_pendulum.file; N is taken from it unless nfold_pendulum.N is set",
+     {}, "nfold_pendulum"},
     {"nfold_pendulum.blocks", OptionType::NonNegativeInt, "0",
      "virtual blocks of the chain (0: min(256, ceil(N/16))); fixes the arithmetic, so results are bitwise "
      "identical for every ranks x threads layout with ranks <= blocks; at most N/2",
@@ -90,6 +98,18 @@ inline double nan_max(double a, double b) { return (a > b || std::isnan(a)) ? a 
 std::size_t NFoldPendulum::default_blocks(std::size_t N) { return std::min<std::size_t>(256, (N + 15) / 16); }
 
 NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_(std::move(params)), ctx_(&ctx) {
+  const bool from_file = p_.initial == NFoldPendulumParams::Initial::File;
+  if (from_file) {
+    if (p_.file.empty()) throw UsageError("key 'nfold_pendulum.file' is empty; initial = file needs an HDF5 file");
+    const io::DatasetShape shape = io::probe_rows(p_.file, p_.dataset, ctx.comm(), "nfold_pendulum.file");
+    if (shape.cols != 6)
+      throw UsageError("dataset '" + p_.dataset + "' in '" + p_.file + "' (key 'nfold_pendulum.file') has " +
+                       std::to_string(shape.cols) + " values per row; the chain needs 6 (q_i, w_i)");
+    if (p_.N == 0) p_.N = shape.rows;
+    if (shape.rows != p_.N)
+      throw UsageError("key 'nfold_pendulum.N' has value '" + std::to_string(p_.N) + "' but dataset '" + p_.dataset +
+                       "' in '" + p_.file + "' holds " + std::to_string(shape.rows) + " links");
+  }
   const std::size_t N = p_.N;
   const std::string Ns = std::to_string(N);
   if (N == 0) throw UsageError("key 'nfold_pendulum.N' has value '0'; must be an integer >= 1");
@@ -143,6 +163,23 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
   tau_.assign(layout_.local_size(), 0.0);
   h_.assign(3 * layout_.local_size(), 0.0);
   threaded_ = layout_.local_size() >= kThreadedLinks;
+
+  if (from_file) {
+    file_state_.resize(space_.state_size());
+    io::read_state(p_.file, p_.dataset, *this, ctx, file_state_.data());
+    // A state of another model with 6 values per row would be read silently: check that the
+    // rows lie on (TS^2)^N (to 1e-8, far above round-off, far below any other data).
+    double worst = 0.0;
+    for (std::size_t li = 0; li < layout_.local_size(); ++li) {
+      const double* q = &file_state_[6 * li];
+      const double wn = std::sqrt(dot3(q + 3, q + 3));
+      worst = nan_max(worst, nan_max(std::fabs(1.0 - dot3(q, q)), std::fabs(dot3(q, q + 3)) / (1.0 + wn)));
+    }
+    const double global_worst = ctx.max(std::isnan(worst) ? std::numeric_limits<double>::infinity() : worst);
+    if (!(global_worst <= 1e-8))
+      throw UsageError("dataset '" + p_.dataset + "' in '" + p_.file + "' (key 'nfold_pendulum.file') is not a chain " +
+                       "state on (TS^2)^N: max(|1 - |q_i|^2|, |q_i.w_i|/(1 + |w_i|)) = " + std::to_string(global_worst));
+  }
 }
 
 std::unique_ptr<Model> NFoldPendulum::create(const Config& cfg, par::Context& ctx) {
@@ -157,10 +194,14 @@ std::unique_ptr<Model> NFoldPendulum::create(const Config& cfg, par::Context& ct
     p.length = cfg.get_double_list("nfold_pendulum.length");
   }
   p.gravity = cfg.get_nonnegative("nfold_pendulum.gravity");
-  p.initial = cfg.get_choice("nfold_pendulum.initial", {"paper", "random"}) == "paper"
-                  ? NFoldPendulumParams::Initial::Paper
-                  : NFoldPendulumParams::Initial::Random;
+  const std::string initial = cfg.get_choice("nfold_pendulum.initial", {"paper", "random", "file"});
+  p.initial = initial == "paper"    ? NFoldPendulumParams::Initial::Paper
+              : initial == "random" ? NFoldPendulumParams::Initial::Random
+                                    : NFoldPendulumParams::Initial::File;
   p.seed = static_cast<std::uint64_t>(cfg.get_int_at_least("nfold_pendulum.seed", 0));
+  p.file = cfg.get_string("nfold_pendulum.file", "");
+  p.dataset = cfg.get_string("nfold_pendulum.dataset");
+  if (p.initial == NFoldPendulumParams::Initial::File && !cfg.was_set("nfold_pendulum.N")) p.N = 0;  // from the file
   p.blocks = static_cast<std::size_t>(cfg.get_int_at_least("nfold_pendulum.blocks", 0));
   p.solver = cfg.get_choice("nfold_pendulum.solver", {"tridiagonal", "dense"}) == "dense"
                  ? NFoldPendulumParams::Solver::Dense
@@ -182,6 +223,10 @@ void NFoldPendulum::require_single_rank(const char* what) const {
 // ---------------------------------------------------------------- initial state
 void NFoldPendulum::initial_state(double* y) const {
   const std::size_t n = layout_.local_size(), off = layout_.local_items().begin;
+  if (p_.initial == NFoldPendulumParams::Initial::File) {
+    std::copy(file_state_.begin(), file_state_.end(), y);
+    return;
+  }
   if (p_.initial == NFoldPendulumParams::Initial::Paper) {
     const double s = std::sqrt(2.0) / 2.0;  // [P] 5.3
     for (std::size_t li = 0; li < n; ++li) {

@@ -43,14 +43,16 @@
 namespace lie {
 
 struct NFoldPendulumParams {
-  enum class Initial { Paper, Random };
+  enum class Initial { Paper, Random, File };
   enum class Solver { Tridiagonal, Dense };
-  std::size_t N = 2;
+  std::size_t N = 2;  // with initial = File: 0 takes N from the dataset
   std::vector<double> mass = {1.0};    // one value for every link, or N values
   std::vector<double> length = {1.0};  // one value for every link, or N values
   double gravity = 9.81;
   Initial initial = Initial::Paper;
   std::uint64_t seed = 1;
+  std::string file;                                   // initial = File: HDF5 file ...
+  std::string dataset = "/runs/run_00000/final_state";  // ... and its [N][6] dataset of rows (q_i, w_i)
   std::size_t blocks = 0;  // virtual blocks; 0 = NFoldPendulum::default_blocks(N)
   Solver solver = Solver::Tridiagonal;
 };
@@ -74,6 +76,7 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   std::size_t global_components() const override { return p_.N; }
   std::size_t global_offset() const override { return layout_.local_items().begin; }
   int state_dim_per_component() const override { return 6; }
+  /// paper, random, or the rows read from the HDF5 file at construction (initial = file).
   void initial_state(double* y) const override;
   void vector_field(double t, const double* y, double* xi) override;
   void observables(double t, const double* y, Observables& out) override;
@@ -139,6 +142,7 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   std::vector<double> suffix_mass_;  // only for a mass list (uniform: m (N - i))
   double halo_prev_[3] = {0, 0, 0}, halo_next_[3] = {0, 0, 0};
   std::vector<double> tau_, h_;
+  std::vector<double> file_state_;  // local rows read from p_.file (initial = File)
   bool threaded_ = false;
 };
 

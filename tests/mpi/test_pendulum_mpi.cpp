@@ -7,9 +7,13 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
+#include "io/h5.hpp"
+#include "io/state_io.hpp"
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "unit/pendulum_fixtures.hpp"
@@ -149,4 +153,34 @@ TEST(PendulumMpi, MoreRanksThanBlocksIsAUsageError) {
   } else {
     EXPECT_NO_THROW(NFoldPendulum(p, ctx));
   }
+}
+
+// initial = file on several ranks: a distributed chain written collectively to an HDF5
+// result-file dataset is read back by another distributed model, each rank its own links.
+TEST(PendulumMpi, InitialStateFromFileOnEveryLayout) {
+  par::Context ctx(MPI_COMM_WORLD);
+  char dir[64] = "/tmp/liebench_pendulum_mpi_XXXXXX";
+  if (ctx.is_root() && !mkdtemp(dir)) dir[0] = '\0';
+  MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, ctx.comm());
+  ASSERT_NE(dir[0], '\0');
+  const std::string path = std::string(dir) + "/chain.h5";
+  NFoldPendulum writer(chain(), ctx);
+  std::vector<double> y(writer.space().state_size());
+  writer.initial_state(y.data());
+  {
+    h5::File f = h5::File::create(path, ctx.comm());
+    io::write_state(f, f.id(), "runs/run_00000/final_state", writer, io::state_rows(writer, ctx), y.data());
+    f.close();
+  }
+  NFoldPendulumParams p = chain();
+  p.initial = NFoldPendulumParams::Initial::File;
+  p.file = path;
+  p.N = 0;  // from the dataset
+  NFoldPendulum reader(p, ctx);
+  EXPECT_EQ(reader.global_components(), kN);
+  std::vector<double> read(reader.space().state_size());
+  reader.initial_state(read.data());
+  EXPECT_EQ(read, y);
+  ctx.barrier();
+  if (ctx.is_root()) std::filesystem::remove_all(dir);
 }

@@ -3,9 +3,13 @@
 // converges at order 4 on N = 2, Lie group methods stay on (TS^2)^N; the model's keys.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <cmath>
 #include <vector>
 
+#include "io/h5.hpp"
+#include "io/state_io.hpp"
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "unit/pendulum_fixtures.hpp"
@@ -214,4 +218,42 @@ TEST(PendulumConfig, DenseSolverKey) {
   on.vector_field(0.0, y.data(), a.data());
   dense.vector_field(0.0, y.data(), b.data());
   EXPECT_LT(rel_diff(a.data(), b.data(), 72), 1e-13);
+}
+
+// initial = file: rows (q_i, w_i) of an HDF5 dataset (the result-file contract
+// /runs/<run_id>/final_state); N is taken from the dataset unless set; bad data is refused.
+TEST(PendulumConfig, InitialStateFromFile) {
+  par::Context ctx(MPI_COMM_SELF);
+  char tmpl[] = "/tmp/liebench_pendulum_XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl, path = dir + "/chain.h5";
+  const std::size_t N = 37;
+  NFoldPendulum writer(random_chain_params(N, 341), ctx);
+  const auto y = random_chain_state(N, 342);
+  auto bad = y;
+  bad[6 * 3] += 1e-3;  // |q_4| != 1
+  {
+    h5::File f = h5::File::create(path, MPI_COMM_SELF);
+    const io::StateRows layout = io::state_rows(writer, ctx);
+    io::write_state(f, f.id(), "runs/run_00000/final_state", writer, layout, y.data());
+    io::write_state(f, f.id(), "runs/run_00001/final_state", writer, layout, bad.data());
+    f.close();
+  }
+  auto make = [&](const std::vector<std::pair<std::string, std::string>>& overrides) {
+    std::vector<std::pair<std::string, std::string>> kv = {
+        {"model", "nfold_pendulum"}, {"nfold_pendulum.initial", "file"}, {"nfold_pendulum.file", path}};
+    kv.insert(kv.end(), overrides.begin(), overrides.end());  // later pairs win
+    return make_model(Config::from_pairs(kv), ctx);
+  };
+  auto m = make({});
+  EXPECT_EQ(m->global_components(), N);
+  std::vector<double> read(6 * N);
+  m->initial_state(read.data());
+  EXPECT_EQ(read, y);
+  EXPECT_NO_THROW(make({{"nfold_pendulum.N", "37"}}));
+  EXPECT_THROW(make({{"nfold_pendulum.N", "36"}}), UsageError);
+  EXPECT_THROW(make({{"nfold_pendulum.dataset", "/runs/run_00001/final_state"}}), UsageError);  // off TS^2
+  EXPECT_THROW(make({{"nfold_pendulum.dataset", "/runs/run_00002/final_state"}}), UsageError);  // missing
+  EXPECT_THROW(make({{"nfold_pendulum.file", dir + "/missing.h5"}}), UsageError);
+  std::filesystem::remove_all(dir);
 }
