@@ -1,5 +1,7 @@
 #include "models/nfold_pendulum.hpp"
 
+#include "core/numeric.hpp"
+
 #include <omp.h>
 
 #include <Eigen/Cholesky>
@@ -90,8 +92,6 @@ inline void gaussian3(std::uint64_t seed, std::uint64_t link, std::uint64_t k0, 
 
 constexpr std::size_t kThreadedLinks = 512;  // local links before loops use an OpenMP team
 
-// max that propagates NaN (std::max(a, NaN) silently returns a).
-inline double nan_max(double a, double b) { return (a > b || std::isnan(a)) ? a : b; }
 
 }  // namespace
 
