@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Regenerates results/ from experiments/: every experiment file of the source papers is run
+# (2 MPI ranks; grid points side by side with ranks_per_run = 1), its HDF5 file written to
+# results/<name>.h5, its tables to results/tables/<name>.{md,tex,csv} and its plots to
+# results/plots/<name>_*.png. The tables and plots are regenerated from the HDF5 files alone.
+#   bash scripts/reproduce_results.sh [NAME_PATTERN]     e.g. 'P_fig*'; default: all (~1 min)
+#   LIEBENCH_NP=4 bash scripts/reproduce_results.sh
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$ROOT/scripts/setup.sh"
+LB="${LIEBENCH_BUILD_DIR:-$ROOT/build}/liebench"
+NP="${LIEBENCH_NP:-2}"
+PATTERN="${1:-*}"
+if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+MPIRUN=(mpirun -n "$NP")
+if [ "$NP" -gt "$(nproc)" ]; then MPIRUN+=(--oversubscribe); fi
+mkdir -p "$ROOT/results/tables" "$ROOT/results/plots"
+index="$ROOT/results/tables/README.md"
+{
+  echo "# Regenerated tables"
+  echo
+  echo "Written by \`scripts/reproduce_results.sh\` from \`experiments/*.cfg\` (one HDF5 file per experiment in"
+  echo "\`results/\`, not committed; every table here is \`liebench report results/<name>.h5\`)."
+  echo
+  echo "| experiment | title | tables | wall (s) |"
+  echo "|---|---|---|---|"
+} > "$index.tmp"
+for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
+  name="$(basename "$cfg" .cfg)"
+  h5="$ROOT/results/$name.h5"
+  echo "== $name" >&2
+  start=$(date +%s%N)
+  "${MPIRUN[@]}" "$LB" run "$cfg" --ranks_per_run=1 --output "$h5" --force --quiet
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  for fmt in md tex csv; do "$LB" report "$h5" --format "$fmt" > "$ROOT/results/tables/$name.$fmt"; done
+  /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --formats png >/dev/null
+  title="$(sed -n 's/^title *= *//p' "$cfg" | head -1)"
+  printf '| `%s` | %s | [md](%s.md) [tex](%s.tex) [csv](%s.csv) | %d.%01d |\n' "$name" "$title" "$name" "$name" "$name" \
+    $((ms / 1000)) $(((ms % 1000) / 100)) >> "$index.tmp"
+done
+mv "$index.tmp" "$index"
+echo "tables: results/tables/, plots: results/plots/" >&2
