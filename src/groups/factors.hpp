@@ -32,19 +32,20 @@
 #include <utility>
 
 #include "groups/bernoulli.hpp"
+#include "groups/maps.hpp"
 #include "groups/se3.hpp"
 #include "groups/so3.hpp"
 #include "groups/tstar.hpp"
 
 namespace lie::factors {
 
-using CMap3 = Eigen::Map<const Vec3>;
-using Map3 = Eigen::Map<Vec3>;
-using CMap6 = Eigen::Map<const Vec6>;
-using Map6 = Eigen::Map<Vec6>;
-using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
-using CMapM3 = Eigen::Map<const RowMat3>;
-using MapM3 = Eigen::Map<RowMat3>;
+using ::lie::CMap3;
+using ::lie::CMap6;
+using ::lie::Map3;
+using ::lie::Map6;
+using ::lie::RowMat3;
+using CMapM3 = CMapQ;
+using MapM3 = MapQ;
 
 namespace detail {
 inline void so3_project(double* Q) {

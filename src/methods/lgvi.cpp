@@ -1,6 +1,7 @@
 #include "methods/lgvi.hpp"
 
 #include <Eigen/LU>
+#include "groups/maps.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -22,8 +23,6 @@ const bool kLgviKeys = declare_options({
      "iteration limit of the LGVI solver; exceeding it is a NumericalError", {}, "method"},
 });
 
-using Map3 = Eigen::Map<Vec3>;
-using CMap3 = Eigen::Map<const Vec3>;
 
 ImplicitSolveOptions lgvi_options(const Config& cfg) {
   ImplicitSolveOptions o;

@@ -1,6 +1,7 @@
 #include "methods/slgi.hpp"
 
 #include <Eigen/LU>
+#include "groups/maps.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -26,11 +27,6 @@ const bool kSlgiKeys = declare_options({
      "iteration limit of the SLGI solver; exceeding it is a NumericalError", {}, "method"},
 });
 
-using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
-using CMapQ = Eigen::Map<const RowMat3>;
-using MapQ = Eigen::Map<RowMat3>;
-using CMap3 = Eigen::Map<const Vec3>;
-using Map3 = Eigen::Map<Vec3>;
 
 ImplicitSolveOptions slgi_options(const Config& cfg) {
   ImplicitSolveOptions o;

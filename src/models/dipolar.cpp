@@ -1,6 +1,7 @@
 #include "models/dipolar.hpp"
 
 #include "core/numeric.hpp"
+#include "groups/maps.hpp"
 
 #include <omp.h>
 
@@ -73,9 +74,6 @@ class NormalStream {
   bool have_spare_ = false;
 };
 
-using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
-using CMapQ = Eigen::Map<const RowMat3>;
-using MapQ = Eigen::Map<RowMat3>;
 
 // mu = Q mubar, written out so that every rank computes it with the same operations.
 inline void rotate(const double* Q, const std::array<double, 3>& v, double* out) {

@@ -1,6 +1,7 @@
 #include "models/heavy_top.hpp"
 
 #include <cmath>
+#include "groups/maps.hpp"
 #include <sstream>
 
 namespace lie {
@@ -27,11 +28,6 @@ const bool kKeys = declare_options({
      "initial attitude Q(0) = exp(hat(v)) as a rotation vector v (axis times angle)", {}, "heavy_top"},
 });
 
-using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
-using CMapQ = Eigen::Map<const RowMat3>;
-using MapQ = Eigen::Map<RowMat3>;
-using CMap3 = Eigen::Map<const Vec3>;
-using Map3 = Eigen::Map<Vec3>;
 
 Vec3 vec3_key(const Config& cfg, const std::string& key) {
   const auto v = cfg.get_double_list(key);

@@ -1,6 +1,7 @@
 #include "models/nfold_pendulum.hpp"
 
 #include "core/numeric.hpp"
+#include "groups/maps.hpp"
 
 #include <omp.h>
 
@@ -58,7 +59,6 @@ const bool kKeys = declare_options({
      {"tridiagonal", "dense"}, "nfold_pendulum"},
 });
 
-using CMap3 = Eigen::Map<const Vec3>;
 
 inline double dot3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 inline void cross3(const double* a, const double* b, double* out) {

@@ -1,6 +1,7 @@
 #include "models/spring_pendula.hpp"
 
 #include "core/numeric.hpp"
+#include "groups/maps.hpp"
 
 #include <cmath>
 #include <random>
@@ -28,8 +29,6 @@ const bool kKeys = declare_options({
      "spring_pendula"},
 });
 
-using CMap3 = Eigen::Map<const Vec3>;
-using Map3 = Eigen::Map<Vec3>;
 
 }  // namespace
 
