@@ -13,12 +13,15 @@
 # srun, slurm/submit.sh) needs SLURM_CONF=DIR/slurm.conf in its environment.
 # Exit status of start: 0 up; 77 prerequisites missing (not root, packages not installable),
 # with the reason on stderr; 1 the daemons did not come up (their logs are printed).
-# The ports are the first free pair from 16817 (LIEBENCH_SLURM_PORT sets the first port),
-# and job ids start at a random number, so that two clusters on one host do not collide.
+# The ports are the first free pair from a random start in 16817..16943 (LIEBENCH_SLURM_PORT
+# sets the start), and job ids start at a random number, so that clusters started at the same
+# time on one host (tests of two checkouts) do not collide. LIEBENCH_SLURM_TASK_PLUGIN
+# (default task/affinity: tasks bound to their CPUs, as on clusters; task/none also works).
 set -euo pipefail
 
 cmd="${1:-}"
 DIR="${2:-${LIEBENCH_SLURM_DIR:-/tmp/liebench-slurm}}"
+if [[ -d "$DIR" ]]; then DIR="$(cd "$DIR" && pwd)"; fi
 CONF="$DIR/slurm.conf"
 PACKAGES=(slurm-wlm munge)
 
@@ -29,11 +32,17 @@ usage() {
   exit 2
 }
 
-pid_alive() {  # pid_alive FILE: the PID in FILE names a running process
-  local pid
-  [[ -f "$1" ]] || return 1
-  pid="$(<"$1")"
-  [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null
+# daemon_pid NAME: the PID of this cluster's daemon NAME (munged, slurmctld, slurmd) from its
+# PID file, only if that process is alive and is NAME started with this state directory (a
+# stale PID file must never make stop signal an unrelated process)
+daemon_pid() {
+  local file="$DIR/run/$1.pid" pid cmdline
+  [[ -f "$file" ]] || return 1
+  pid="$(<"$file")"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+  [[ "$cmdline" == *"$1"* && "$cmdline" == *"$DIR/"* ]] || return 1
+  echo "$pid"
 }
 
 packages_missing() {
@@ -73,13 +82,13 @@ port_free() {  # nothing accepts connections on 127.0.0.1:PORT
 }
 
 pick_ports() {
-  local p="${LIEBENCH_SLURM_PORT:-16817}" last
+  local p="${LIEBENCH_SLURM_PORT:-$((16817 + 2 * (RANDOM % 64)))}" last
   last=$((p + 200))
   while ((p < last)); do
     if port_free "$p" && port_free $((p + 1)); then echo "$p"; return 0; fi
     p=$((p + 2))
   done
-  say "no free pair of TCP ports in ${LIEBENCH_SLURM_PORT:-16817}..$last"
+  say "no free pair of TCP ports in $((last - 200))..$last"
   return 1
 }
 
@@ -108,7 +117,7 @@ SlurmdLogFile=${DIR}/log/slurmd.log
 PlugStackConfig=${DIR}/plugstack.conf
 TmpFS=${DIR}/tmp
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/affinity
+TaskPlugin=${LIEBENCH_SLURM_TASK_PLUGIN:-task/affinity}
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=pmix
@@ -132,8 +141,9 @@ EOF
 start() {
   mkdir -p "$DIR"
   DIR="$(cd "$DIR" && pwd)"; CONF="$DIR/slurm.conf"
-  if pid_alive "$DIR/run/slurmctld.pid" && pid_alive "$DIR/run/slurmd.pid" && pid_alive "$DIR/run/munged.pid"; then
+  if daemon_pid slurmctld >/dev/null && daemon_pid slurmd >/dev/null && daemon_pid munged >/dev/null; then
     say "already running (SLURM_CONF=$CONF)"
+    echo "export SLURM_CONF=$CONF"
     return 0
   fi
   stop_daemons  # leftovers of a half-started cluster
@@ -187,10 +197,9 @@ start() {
   echo "export SLURM_CONF=$CONF"
 }
 
-stop_pid() {  # stop_pid NAME PIDFILE: TERM, wait up to 10 s, then KILL
-  local name="$1" file="$2" pid i
-  pid_alive "$file" || return 0
-  pid="$(<"$file")"
+stop_daemon() {  # stop_daemon NAME: TERM, wait up to 10 s, then KILL
+  local name="$1" pid i
+  pid="$(daemon_pid "$name")" || return 0
   kill -TERM "$pid" 2>/dev/null || true
   for ((i = 0; i < 50; i++)); do
     kill -0 "$pid" 2>/dev/null || { say "stopped $name ($pid)"; return 0; }
@@ -201,15 +210,14 @@ stop_pid() {  # stop_pid NAME PIDFILE: TERM, wait up to 10 s, then KILL
 }
 
 stop_daemons() {
-  stop_pid slurmd "$DIR/run/slurmd.pid"
-  stop_pid slurmctld "$DIR/run/slurmctld.pid"
-  stop_pid munged "$DIR/run/munged.pid"
+  stop_daemon slurmd
+  stop_daemon slurmctld
+  stop_daemon munged
 }
 
 stop() {
   [[ -d "$DIR" ]] || { say "nothing to stop in $DIR"; return 0; }
-  DIR="$(cd "$DIR" && pwd)"; CONF="$DIR/slurm.conf"
-  if pid_alive "$DIR/run/slurmctld.pid" && [[ -f "$CONF" ]]; then
+  if daemon_pid slurmctld >/dev/null && [[ -f "$CONF" ]]; then
     export SLURM_CONF="$CONF"
     # every job of this private cluster: cancel, give them a few seconds to end
     local i jobs
@@ -228,10 +236,10 @@ stop() {
 }
 
 status() {
-  local up=0 name
+  local up=0 name pid
   for name in munged slurmctld slurmd; do
-    if pid_alive "$DIR/run/$name.pid"; then
-      echo "$name: running (pid $(<"$DIR/run/$name.pid"))"
+    if pid="$(daemon_pid "$name")"; then
+      echo "$name: running (pid $pid)"
     else
       echo "$name: not running"; up=1
     fi
@@ -249,6 +257,6 @@ case "$cmd" in
   start) start ;;
   stop) stop ;;
   status) status ;;
-  env) echo "export SLURM_CONF=$(cd "$DIR" 2>/dev/null && pwd || echo "$DIR")/slurm.conf" ;;
+  env) echo "export SLURM_CONF=$CONF" ;;
   *) usage ;;
 esac

@@ -28,6 +28,8 @@
 # layout_<RxT>.h5); STEM.slurm/ the rendered job scripts exactly as submitted (self-contained:
 # `sbatch STEM.slurm/study_array.sbatch` resubmits the array), submit.txt (command, versions, sbatch
 # commands, job ids), logs/, and report.md (the tables, written by the merge job).
+# Environment: SRUN_MPI (srun --mpi plugin, default pmix; written into the job scripts);
+# with --local MPIRUN, MPIRUN_FLAGS. sbatch passes the whole environment to the jobs.
 # Standard output: "ARRAY_JOB_ID MERGE_JOB_ID" after a submission (e.g. for squeue/scancel).
 # Exit status: 0 submitted (or, with --local, done); 2 bad arguments or experiment; 1 other errors.
 set -euo pipefail
@@ -203,7 +205,7 @@ assign_array() {
 }
 
 common_vars=("$(assign LIEBENCH "$liebench")" "$(assign EXP "$exp")" "$(assign OUT "$out")"
-  "$(assign PARTS_DIR "$parts_dir")")
+  "$(assign PARTS_DIR "$parts_dir")" "$(assign SRUN_MPI "${SRUN_MPI:-pmix}")")
 if ((scaling)); then
   array_script="$render_dir/scaling_array.sbatch"
   render "$here/scaling_array.sbatch" "$array_script" \
@@ -224,6 +226,7 @@ render "$here/merge.sbatch" "$merge_script" \
   "--job-name=lb-merge-$name" --ntasks=1 --cpus-per-task=1 "--output=$logs/merge_%j.log" \
   "${sbatch_opts[@]}" -- \
   "$(assign LIEBENCH "$liebench")" "$(assign OUT "$out")" "$(assign PARTS_DIR "$parts_dir")" \
+  "$(assign SRUN_MPI "${SRUN_MPI:-pmix}")" \
   "$(assign REPORT "$job_dir/report.md")" "$(assign_array REPORT_ARGS "${report_args[@]}")"
 
 provenance() {
