@@ -41,24 +41,38 @@ void RkmkStepper::bind(Model& model, par::Context& ctx) {
   k_.assign(static_cast<std::size_t>(table_.stages), std::vector<double>(na_));
   u_.assign(na_, 0.0);
   f_.assign(na_, 0.0);
-  sigma_.assign(na_, 0.0);
-  err_.assign(na_, 0.0);
-  f0_.assign(na_, 0.0);
-  pending_f_.assign(na_, 0.0);
+  sigma_.assign(table_.fsal() && !table_.has_embedded() ? 0 : na_, 0.0);
+  err_.assign(table_.has_embedded() ? na_ : 0, 0.0);
   ystage_.assign(ns_, 0.0);
   f0_valid_ = false;
 }
 
-void RkmkStepper::combine(const std::vector<double>& w, double h, double* out) const {
-  const int s = static_cast<int>(w.size());
-  const std::size_t n = na_;
-  std::memset(out, 0, n * sizeof(double));
-  for (int j = 0; j < s; ++j) {
-    const double c = h * w[static_cast<std::size_t>(j)];
-    if (c == 0.0) continue;
-    const double* kj = k_[static_cast<std::size_t>(j)].data();
+namespace {
+void parallel_copy(const double* src, double* dst, std::size_t n) {
 #pragma omp parallel for simd schedule(static) if (n >= kOmpMin)
-    for (std::size_t i = 0; i < n; ++i) out[i] += c * kj[i];
+  for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+}
+}  // namespace
+
+void RkmkStepper::combine(const std::vector<double>& w, double h, double* out) const {
+  // out_i = sum_j (h w_j) k_j,i with j ascending and zero weights skipped: the same rounding
+  // as accumulating stage by stage, in one pass over memory.
+  double c[kMaxStages];
+  const double* k[kMaxStages];
+  int m = 0;
+  for (std::size_t j = 0; j < w.size(); ++j) {
+    const double cj = h * w[j];
+    if (cj == 0.0) continue;
+    c[m] = cj;
+    k[m] = k_[j].data();
+    ++m;
+  }
+  const std::size_t n = na_;
+#pragma omp parallel for schedule(static) if (n >= kOmpMin)
+  for (std::size_t i = 0; i < n; ++i) {
+    double acc = 0.0;
+    for (int j = 0; j < m; ++j) acc += c[j] * k[j][i];
+    out[i] = acc;
   }
 }
 
@@ -67,12 +81,9 @@ void RkmkStepper::stages(double t, double h, const double* y) {
   const int s = table_.stages;
   // Stage 1: u = 0 and dexpinv_0 = identity, so k_1 = f(y_n). It is known already after an
   // accepted FSAL step or a rejected trial step from the same y_n.
-  if (f0_valid_) {
-    std::copy(f0_.begin(), f0_.end(), k_[0].begin());
-  } else {
+  if (!f0_valid_) {
     model_->vector_field(t, y, k_[0].data());
     ++counters_.rhs;
-    std::copy(k_[0].begin(), k_[0].end(), f0_.begin());
     f0_valid_ = true;
   }
   std::vector<double> row;
@@ -94,8 +105,8 @@ void RkmkStepper::stages(double t, double h, const double* y) {
 void RkmkStepper::step(double t, double h, double* y) {
   stages(t, h, y);
   if (table_.fsal()) {
-    std::copy(ystage_.begin(), ystage_.end(), y);
-    std::copy(f_.begin(), f_.end(), f0_.begin());  // k_1 of the next step
+    parallel_copy(ystage_.data(), y, ns_);
+    std::swap(k_[0], f_);  // f(y_{n+1}) is k_1 of the next step
     f0_valid_ = true;
   } else {
     combine(table_.b, h, sigma_.data());
@@ -109,10 +120,11 @@ void RkmkStepper::step(double t, double h, double* y) {
 double RkmkStepper::try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm) {
   if (!table_.has_embedded()) return Stepper::try_step(t, h, y, y_new, norm);
   stages(t, h, y);
+  const double* sigma = sigma_.data();
   if (table_.fsal()) {
-    std::copy(ystage_.begin(), ystage_.end(), y_new);
-    std::copy(u_.begin(), u_.end(), sigma_.begin());
-    std::copy(f_.begin(), f_.end(), pending_f_.begin());
+    // u_s = sigma and ystage_ = y_new; f_ = f(y_new) stays until accept().
+    parallel_copy(ystage_.data(), y_new, ns_);
+    sigma = u_.data();
   } else {
     combine(table_.b, h, sigma_.data());
     model_->space().exp_act(sigma_.data(), y, y_new);
@@ -121,13 +133,13 @@ double RkmkStepper::try_step(double t, double h, const double* y, double* y_new,
   std::vector<double> db(static_cast<std::size_t>(table_.stages));
   for (std::size_t j = 0; j < db.size(); ++j) db[j] = table_.b[j] - table_.bhat[j];
   combine(db, h, err_.data());
-  // f0_ still holds f(y): a rejected step restarts from the same y without re-evaluating.
-  return norm(err_.data(), sigma_.data(), na_, *ctx_);
+  // k_[0] still holds f(y): a rejected step restarts from the same y without re-evaluating.
+  return norm(err_.data(), sigma, na_, *ctx_);
 }
 
 void RkmkStepper::accept() {
   if (table_.fsal()) {
-    std::swap(f0_, pending_f_);
+    std::swap(k_[0], f_);
     f0_valid_ = true;
   } else {
     f0_valid_ = false;

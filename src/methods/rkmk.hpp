@@ -41,10 +41,9 @@ class RkmkStepper final : public Stepper {
   par::Context* ctx_ = nullptr;
   std::size_t na_ = 0, ns_ = 0;
   std::vector<std::vector<double>> k_;
+  static constexpr int kMaxStages = 32;
   std::vector<double> u_, f_, ystage_, sigma_, err_;
-  std::vector<double> f0_;         // f(y) of the current y (valid if f0_valid_)
-  std::vector<double> pending_f_;  // f(y_new) of the last trial step (FSAL)
-  bool f0_valid_ = false;
+  bool f0_valid_ = false;  // k_[0] holds f(y) of the current y (FSAL reuse, rejected steps)
 };
 
 /// The RKMK4 method of Casas & Owren with two commutators, [P] 2.2 (explicit formula):

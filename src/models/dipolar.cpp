@@ -1,5 +1,7 @@
 #include "models/dipolar.hpp"
 
+#include "core/numeric.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -434,7 +436,7 @@ void Dipolar::observables(double, const double* y, Observables& out) {
     sums[5].add(Qm[1]);
     sums[6].add(q[0] * p[1] - q[1] * p[0]);
     sums[6].add(Qm[2]);
-    ortho = std::max(ortho, so3::orthogonality_error(Mat3(CMapQ(Q))));
+    ortho = nan_max(ortho, so3::orthogonality_error(Mat3(CMapQ(Q))));
   }
   ctx_.allreduce(std::span<par::ExactSum>(sums.data(), sums.size()));
   ortho = ctx_.max(ortho);

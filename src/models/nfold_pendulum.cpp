@@ -1,5 +1,7 @@
 #include "models/nfold_pendulum.hpp"
 
+#include "core/numeric.hpp"
+
 #include <omp.h>
 
 #include <Eigen/Cholesky>
@@ -31,8 +33,15 @@ const bool kKeys = declare_options({
     {"nfold_pendulum.initial", OptionType::Choice, "paper",
      "initial state: paper = every (q_i, w_i) = (sqrt2/2, 0, sqrt2/2, 0, 1, 0) [P] 5.3 (planar motion); random = "
      "seeded, uniformly distributed q_i, Gaussian tangent w_i (genuinely 3-D); file = rows (q_i, w_i) of an HDF5 "
-     "dataset (nfold_pendulum.file, nfold_pendulum.dataset)",
-     {"paper", "random", "file"}, "nfold_pendulum"},
+     "dataset (nfold_pendulum.file, nfold_pendulum.dataset); custom = nfold_pendulum.q0 and nfold_pendulum.w0",
+     {"paper", "random", "file", "custom"}, "nfold_pendulum"},
+    {"nfold_pendulum.q0", OptionType::RealList, "",
+     "initial = custom: link directions q_i, 3 values (all links) or 3N values; each |q_i| = 1 to 1e-12", {},
+     "nfold_pendulum"},
+    {"nfold_pendulum.w0", OptionType::RealList, "",
+     "initial = custom: angular velocities w_i, 3 values (all links) or 3N values; each tangent, q_i.w_i = 0 to "
+     "1e-12 (1 + |w_i|)",
+     {}, "nfold_pendulum"},
     {"nfold_pendulum.seed", OptionType::NonNegativeInt, "1", "seed of the random initial state", {}, "nfold_pendulum"},
     {"nfold_pendulum.file", OptionType::String, "",
      "HDF5 file of the initial state (initial = file), e.g. a result file of an earlier run", {}, "nfold_pendulum"},
@@ -90,8 +99,6 @@ inline void gaussian3(std::uint64_t seed, std::uint64_t link, std::uint64_t k0, 
 
 constexpr std::size_t kThreadedLinks = 512;  // local links before loops use an OpenMP team
 
-// max that propagates NaN (std::max(a, NaN) silently returns a).
-inline double nan_max(double a, double b) { return (a > b || std::isnan(a)) ? a : b; }
 
 }  // namespace
 
@@ -123,6 +130,25 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
   };
   check_list(p_.mass, "nfold_pendulum.mass");
   check_list(p_.length, "nfold_pendulum.length");
+  if (p_.initial == NFoldPendulumParams::Initial::Custom) {
+    for (auto [v, key] : {std::pair<const std::vector<double>*, const char*>{&p_.q0, "nfold_pendulum.q0"},
+                          {&p_.w0, "nfold_pendulum.w0"}})
+      if (v->size() != 3 && v->size() != 3 * N)
+        throw UsageError(std::string("key '") + key + "' has " + std::to_string(v->size()) +
+                         " values; allowed: 3 (the same for every link) or 3N = " + std::to_string(3 * N));
+    for (std::size_t i = 0; i < (p_.q0.size() == 3 && p_.w0.size() == 3 ? 1 : N); ++i) {
+      const double* q = &p_.q0[p_.q0.size() == 3 ? 0 : 3 * i];
+      const double* w = &p_.w0[p_.w0.size() == 3 ? 0 : 3 * i];
+      const double qq = dot3(q, q), qw = dot3(q, w), wn = std::sqrt(dot3(w, w));
+      const std::string link = " of link " + std::to_string(i + 1);
+      if (!(std::fabs(1.0 - qq) <= 1e-12))
+        throw UsageError("key 'nfold_pendulum.q0': q" + link + " has |q|^2 = " + std::to_string(qq) +
+                         "; must be a unit vector (to 1e-12): give q/|q| with 16 significant digits");
+      if (!(std::fabs(qw) <= 1e-12 * (1.0 + wn)))
+        throw UsageError("key 'nfold_pendulum.w0': w" + link + " has q.w = " + std::to_string(qw) +
+                         "; must be tangent (q.w = 0 to 1e-12): give w - (q.w) q");
+    }
+  }
   if (!(p_.gravity >= 0.0) || !std::isfinite(p_.gravity))
     throw UsageError("key 'nfold_pendulum.gravity' has value '" + std::to_string(p_.gravity) + "'; must be >= 0");
   for (auto [per, src] : {std::pair<PerLink*, const std::vector<double>*>{&mass_, &p_.mass}, {&length_, &p_.length}}) {
@@ -146,8 +172,8 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
   if (static_cast<std::size_t>(ctx.size()) > B)
     throw UsageError("nfold_pendulum with N = " + Ns + " has " + std::to_string(B) +
                      " virtual blocks (key 'nfold_pendulum.blocks'), fewer than the " + std::to_string(ctx.size()) +
-                     " MPI ranks; run on at most " + std::to_string(B) + " ranks or raise nfold_pendulum.blocks (<= " +
-                     std::to_string(max_blocks) + ")");
+                     " MPI ranks; run on at most " + std::to_string(B) + " ranks, raise nfold_pendulum.blocks (<= " +
+                     std::to_string(max_blocks) + "), or set ranks_per_run (e.g. 1) to run grid points side by side");
   if (p_.solver == NFoldPendulumParams::Solver::Dense) {
     if (ctx.size() > 1)
       throw UsageError("key 'nfold_pendulum.solver' has value 'dense'; the dense solve runs on one rank only (got " +
@@ -194,10 +220,17 @@ std::unique_ptr<Model> NFoldPendulum::create(const Config& cfg, par::Context& ct
     p.length = cfg.get_double_list("nfold_pendulum.length");
   }
   p.gravity = cfg.get_nonnegative("nfold_pendulum.gravity");
-  const std::string initial = cfg.get_choice("nfold_pendulum.initial", {"paper", "random", "file"});
+  const std::string initial = cfg.get_choice("nfold_pendulum.initial", {"paper", "random", "file", "custom"});
   p.initial = initial == "paper"    ? NFoldPendulumParams::Initial::Paper
               : initial == "random" ? NFoldPendulumParams::Initial::Random
-                                    : NFoldPendulumParams::Initial::File;
+              : initial == "file"   ? NFoldPendulumParams::Initial::File
+                                    : NFoldPendulumParams::Initial::Custom;
+  if (p.initial == NFoldPendulumParams::Initial::Custom) {
+    if (!cfg.has("nfold_pendulum.q0") || !cfg.has("nfold_pendulum.w0"))
+      throw UsageError("key 'nfold_pendulum.initial' has value 'custom'; set nfold_pendulum.q0 and nfold_pendulum.w0");
+    p.q0 = cfg.get_double_list("nfold_pendulum.q0");
+    p.w0 = cfg.get_double_list("nfold_pendulum.w0");
+  }
   p.seed = static_cast<std::uint64_t>(cfg.get_int_at_least("nfold_pendulum.seed", 0));
   p.file = cfg.get_string("nfold_pendulum.file", "");
   p.dataset = cfg.get_string("nfold_pendulum.dataset");
@@ -225,6 +258,15 @@ void NFoldPendulum::initial_state(double* y) const {
   const std::size_t n = layout_.local_size(), off = layout_.local_items().begin;
   if (p_.initial == NFoldPendulumParams::Initial::File) {
     std::copy(file_state_.begin(), file_state_.end(), y);
+    return;
+  }
+  if (p_.initial == NFoldPendulumParams::Initial::Custom) {
+    for (std::size_t li = 0; li < n; ++li) {
+      const std::size_t link = off + li;
+      const double* q = &p_.q0[p_.q0.size() == 3 ? 0 : 3 * link];
+      const double* w = &p_.w0[p_.w0.size() == 3 ? 0 : 3 * link];
+      for (int k = 0; k < 3; ++k) y[6 * li + k] = q[k], y[6 * li + 3 + k] = w[k];
+    }
     return;
   }
   if (p_.initial == NFoldPendulumParams::Initial::Paper) {

@@ -43,7 +43,7 @@
 namespace lie {
 
 struct NFoldPendulumParams {
-  enum class Initial { Paper, Random, File };
+  enum class Initial { Paper, Random, File, Custom };
   enum class Solver { Tridiagonal, Dense };
   std::size_t N = 2;  // with initial = File: 0 takes N from the dataset
   std::vector<double> mass = {1.0};    // one value for every link, or N values
@@ -51,6 +51,7 @@ struct NFoldPendulumParams {
   double gravity = 9.81;
   Initial initial = Initial::Paper;
   std::uint64_t seed = 1;
+  std::vector<double> q0, w0;                         // initial = Custom: 3 or 3N values each
   std::string file;                                   // initial = File: HDF5 file ...
   std::string dataset = "/runs/run_00000/final_state";  // ... and its [N][6] dataset of rows (q_i, w_i)
   std::size_t blocks = 0;  // virtual blocks; 0 = NFoldPendulum::default_blocks(N)

@@ -1,5 +1,7 @@
 #include "models/spring_pendula.hpp"
 
+#include "core/numeric.hpp"
+
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -134,8 +136,8 @@ void SpringPendula::observables(double, const double* y, Observables& out) {
       const Vec3 qi = CMap3(y + 6 * i), wi = CMap3(y + 6 * i + 3);
       for (int c = 0; c < 3; ++c) q[3 * i + c] = qi[c];
       T += 0.5 * inertia(i, i) * wi.cross(qi).squaredNorm();
-      unit = std::max(unit, std::fabs(1.0 - qi.squaredNorm()));
-      tang = std::max(tang, std::fabs(qi.dot(wi)));
+      unit = nan_max(unit, std::fabs(1.0 - qi.squaredNorm()));
+      tang = nan_max(tang, std::fabs(qi.dot(wi)));
     }
     V = potential(q);
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace lie::par {
@@ -63,15 +64,19 @@ double Context::sum(std::span<const double> local_terms) const {
 double Context::sum(double local) const { return sum(std::span<const double>(&local, 1)); }
 
 double Context::max(double local) const {
-  double g = local;
-  if (size_ > 1) MPI_Allreduce(&local, &g, 1, MPI_DOUBLE, MPI_MAX, comm_);
-  return g;
+  if (size_ == 1) return local;
+  // MPI_MAX does not reliably propagate NaN: reduce a NaN flag alongside.
+  double in[2] = {std::isnan(local) ? -INFINITY : local, std::isnan(local) ? 1.0 : 0.0}, out[2];
+  MPI_Allreduce(in, out, 2, MPI_DOUBLE, MPI_MAX, comm_);
+  return out[1] > 0.0 ? std::numeric_limits<double>::quiet_NaN() : out[0];
 }
 
 double Context::min(double local) const {
-  double g = local;
-  if (size_ > 1) MPI_Allreduce(&local, &g, 1, MPI_DOUBLE, MPI_MIN, comm_);
-  return g;
+  if (size_ == 1) return local;
+  double in[2] = {std::isnan(local) ? INFINITY : local, std::isnan(local) ? 1.0 : 0.0}, out[2];
+  MPI_Allreduce(&in[0], &out[0], 1, MPI_DOUBLE, MPI_MIN, comm_);
+  MPI_Allreduce(&in[1], &out[1], 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return out[1] > 0.0 ? std::numeric_limits<double>::quiet_NaN() : out[0];
 }
 
 std::uint64_t Context::sum_u64(std::uint64_t local) const {
@@ -104,9 +109,13 @@ double Context::sum_of_squares(const double* x, std::size_t n) const {
 
 double Context::max_abs(const double* x, std::size_t n) const {
   double m = 0.0;
-#pragma omp parallel for reduction(max : m) schedule(static) if (n >= 4096)
-  for (std::size_t i = 0; i < n; ++i) m = std::max(m, std::fabs(x[i]));
-  return max(m);
+  int nan = 0;
+#pragma omp parallel for reduction(max : m) reduction(| : nan) schedule(static) if (n >= 4096)
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::isnan(x[i])) nan = 1;
+    else m = std::max(m, std::fabs(x[i]));
+  }
+  return max(nan ? std::numeric_limits<double>::quiet_NaN() : m);
 }
 
 void check_all(const Context& ctx, bool ok, const std::string& what) {

@@ -17,6 +17,7 @@
 #include "io/provenance.hpp"
 #include "io/safe_output.hpp"
 #include "studies/interrupt.hpp"
+#include "studies/merge.hpp"
 #include "studies/output.hpp"
 #include "studies/plan.hpp"
 #include "studies/tables.hpp"
@@ -108,7 +109,13 @@ int merge_main(const std::vector<std::string>& args) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;
+  merge_study_files(inputs, output, force);
+  return 0;
+}
 
+}  // namespace
+
+void merge_study_files(const std::vector<std::string>& inputs, const std::string& output, bool force) {
   // ---- read and check the parts
   std::vector<Part> parts;
   for (const auto& in : inputs) parts.push_back(open_part(in));
@@ -223,10 +230,7 @@ int merge_main(const std::vector<std::string>& args) {
   }
   safe.commit();
   std::cerr << "liebench: merged " << parts.size() << " file(s), " << owner.size() << " runs -> " << output << "\n";
-  return 0;
 }
-
-}  // namespace
 
 LIEBENCH_REGISTER(CommandEntry,
                   CommandEntry{"merge", "merge PART.h5 ... --output FILE.h5 [--force]",

@@ -1,18 +1,138 @@
 #include "studies/study.hpp"
 
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
 #include "io/safe_output.hpp"
+#include "studies/interrupt.hpp"
+#include "studies/merge.hpp"
 
 namespace lie {
 
 namespace {
 const bool kStudyKeys = declare_options({
     {"study", OptionType::String, "simulate", "study kind (`liebench list studies`)", {}, "run"},
+    {"ranks_per_run", OptionType::NonNegativeInt, "0",
+     "ranks that integrate one grid point together (0: all ranks run every point). With P ranks and k = "
+     "ranks_per_run < P, P/k groups of k ranks run disjoint parts of the grid concurrently and rank 0 merges "
+     "them: the file is the one a single job writes (small models, many grid points)",
+     {}, "run"},
 });
+
+/// The parts of a study split over rank groups, named after the final file (same directory, so
+/// that nothing is ever written under the final name until the merged file is complete).
+std::string group_part_path(const std::string& output, int group, int groups) {
+  return output + ".group" + std::to_string(group + 1) + "of" + std::to_string(groups) + ".part";
+}
+
+/// Validates a study that runs in rank groups of k ranks: the output on all ranks, the study
+/// (models, methods, grid) within each group, where it will run; the first failing rank's
+/// UsageError is thrown on every rank. Collective.
+void validate_in_groups(const StudyEntry& e, const Config& cfg, par::Context& ctx, const RunRequest& req, int k) {
+  const int P = ctx.size();
+  if (P % k != 0)
+    throw UsageError("key 'ranks_per_run' has value '" + std::to_string(k) + "' but the job has " + std::to_string(P) +
+                     " ranks; ranks_per_run must divide the number of ranks (or be 0)");
+  if (req.part_count > 1)
+    throw UsageError("key 'ranks_per_run' cannot be combined with --part (both split the grid); use one of them");
+  if (e.name == "scaling")
+    throw UsageError("key 'ranks_per_run' cannot be used with study = scaling (it times the whole job's layout)");
+  io::SafeOutput::check(req.output, req.force, ctx.comm());
+  MPI_Comm gcomm = MPI_COMM_NULL;
+  MPI_Comm_split(ctx.comm(), ctx.rank() / k, ctx.rank(), &gcomm);
+  std::string problem;
+  try {
+    par::Context gctx(gcomm, ctx.deterministic());
+    if (e.check) e.check(cfg, gctx);
+  } catch (const UsageError& ex) {
+    problem = ex.what();
+  }
+  MPI_Comm_free(&gcomm);
+  const int bad = problem.empty() ? 0 : 1;
+  int who = bad ? ctx.rank() : P, first = P;
+  MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, ctx.comm());
+  if (first == P) return;
+  int len = static_cast<int>(problem.size());
+  MPI_Bcast(&len, 1, MPI_INT, first, ctx.comm());
+  problem.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(problem.data(), len, MPI_CHAR, first, ctx.comm());
+  throw UsageError(problem);
+}
+
+void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ctx, const RunRequest& req, int k) {
+  const int P = ctx.size();
+  validate_in_groups(e, cfg, ctx, req, k);
+  const int groups = P / k, group = ctx.rank() / k;
+  MPI_Comm gcomm = MPI_COMM_NULL;
+  MPI_Comm_split(ctx.comm(), group, ctx.rank(), &gcomm);
+  std::vector<std::string> parts;
+  for (int g = 0; g < groups; ++g) parts.push_back(group_part_path(req.output, g, groups));
+
+  RunRequest sub = req;
+  sub.output = parts[static_cast<std::size_t>(group)];
+  sub.force = true;  // the part names belong to this job
+  sub.part_index = group;
+  sub.part_count = groups;
+  sub.progress = req.progress && ctx.rank() == 0;
+  std::exception_ptr failure;
+  int interrupted = 0;
+  {
+    par::Context gctx(gcomm, ctx.deterministic());
+    try {
+      e.run(cfg, gctx, sub);
+    } catch (const studies::Interrupted& ex) {
+      interrupted = ex.signal();
+      failure = std::current_exception();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  MPI_Comm_free(&gcomm);
+  // Every group reports; if any failed, all parts are removed and every rank fails.
+  int status[2] = {failure ? 1 : 0, interrupted}, any[2] = {0, 0};
+  MPI_Allreduce(status, any, 2, MPI_INT, MPI_MAX, ctx.comm());
+  auto remove_parts = [&] {
+    if (ctx.rank() == 0)
+      for (const auto& p : parts) std::remove(p.c_str());
+  };
+  if (any[0]) {
+    remove_parts();
+    ctx.barrier();
+    if (failure) std::rethrow_exception(failure);
+    if (any[1]) throw studies::Interrupted(any[1]);
+    throw std::runtime_error("a rank group of the study failed (see the messages of the other ranks)");
+  }
+  // Rank 0 merges the parts into the final file (atomically), then removes them.
+  std::string merge_error;
+  if (ctx.rank() == 0) {
+    try {
+      studies::merge_study_files(parts, req.output, req.force);
+    } catch (const std::exception& ex) {
+      merge_error = ex.what();
+    }
+    remove_parts();
+  }
+  int merge_failed = merge_error.empty() ? 0 : 1;
+  MPI_Bcast(&merge_failed, 1, MPI_INT, 0, ctx.comm());
+  if (merge_failed) throw std::runtime_error(ctx.rank() == 0 ? "merging the rank groups failed: " + merge_error
+                                                             : "merging the rank groups failed on rank 0");
+}
+
 }  // namespace
 
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const std::string kind = cfg.get_string("study");
   const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
+  const long k = cfg.get_int("ranks_per_run", 0);
+  if (k > 0 && k < ctx.size()) {
+    run_in_rank_groups(e, cfg, ctx, req, static_cast<int>(k));
+    return;
+  }
   // Every study validates its whole configuration (check) before it creates any file.
   e.run(cfg, ctx, req);
 }
@@ -20,6 +140,11 @@ void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
 void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const std::string kind = cfg.get_string("study");
   const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
+  const long k = cfg.get_int("ranks_per_run", 0);
+  if (k > 0 && k < ctx.size()) {
+    validate_in_groups(e, cfg, ctx, req, static_cast<int>(k));
+    return;
+  }
   io::SafeOutput::check(req.output, req.force, ctx.comm());
   if (e.check) e.check(cfg, ctx);
 }
