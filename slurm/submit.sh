@@ -143,6 +143,13 @@ else
   [[ "$study_kind" != scaling ]] || die "$exp is a scaling study: submit it with --scaling (one task per layout)"
   [[ -z "$layouts" ]] || die "--layouts needs --scaling"
   tasks=$parts
+  # rank groups (key ranks_per_run) split the grid inside one job, so they exclude parts; the
+  # check below runs on one rank and cannot see this
+  groups="$(cfg_value ranks_per_run "" "")"
+  if [[ "$groups" =~ ^[1-9][0-9]*$ ]] && ((groups < ntasks)); then
+    ((parts == 1)) || die "ranks_per_run = $groups splits the grid among rank groups inside each job, which cannot be combined with --parts $parts; use --parts 1 (one job of $ntasks ranks in groups of $groups) or drop ranks_per_run"
+    ((ntasks % groups == 0)) || die "ranks_per_run = $groups must divide --ntasks $ntasks"
+  fi
 fi
 
 # ---- earlier results

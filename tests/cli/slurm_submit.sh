@@ -69,6 +69,8 @@ expect_status "--scaling with --ntasks" 2 "do not apply to --scaling" "${SUBMIT[
 expect_status "bad layout" 2 "layout '2y1'" "${SUBMIT[@]}" "$SCALE" x.h5 --scaling --layouts "1x1 2y1" --dry-run
 expect_status "bad experiment key (liebench run --check)" 2 "no_such_method" \
   "${SUBMIT[@]}" "$CONV" x.h5 --dry-run -- --methods=no_such_method
+expect_status "ranks_per_run with --parts" 2 "cannot be combined with --parts 2" \
+  "${SUBMIT[@]}" "$CONV" x.h5 --parts 2 --ntasks 2 --dry-run -- --ranks_per_run=1
 expect_status "missing binary" 2 "not executable" "$SRC/slurm/submit.sh" "$CONV" x.h5 --liebench ./nope --dry-run
 [[ ! -e x.slurm && ! -e x.parts && ! -e x.h5 ]] && ok "errors wrote nothing" || bad "errors left files"
 
