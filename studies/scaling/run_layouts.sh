@@ -10,7 +10,7 @@
 # MPIRUN (default mpirun), MPIRUN_FLAGS (extra flags, e.g. --oversubscribe --allow-run-as-root).
 # Ranks with one thread are bound to cores; hybrid layouts use --bind-to none with
 # OMP_NUM_THREADS=T and OMP_PROC_BIND=close.
-# On a SLURM cluster, studies/scaling/scaling_array.sbatch runs the same jobs as an array.
+# On a SLURM cluster, slurm/scaling_array.sbatch runs the same jobs as an array (slurm/submit.sh --scaling).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
