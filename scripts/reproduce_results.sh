@@ -3,6 +3,7 @@
 # (2 MPI ranks; grid points side by side with ranks_per_run = 1), its HDF5 file written to
 # results/<name>.h5, its tables to results/tables/<name>.{md,tex,csv} and its plots to
 # results/plots/<name>_*.png. The tables and plots are regenerated from the HDF5 files alone.
+# Then the scaling studies of studies/scaling/ (one mpirun per layout, merged).
 #   bash scripts/reproduce_results.sh [NAME_PATTERN]     e.g. 'P_fig*'; default: all (~1 min)
 #   LIEBENCH_NP=4 bash scripts/reproduce_results.sh
 set -euo pipefail
@@ -38,5 +39,24 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   printf '| `%s` | %s | [md](%s.md) [tex](%s.tex) [csv](%s.csv) | %d.%01d |\n' "$name" "$title" "$name" "$name" "$name" \
     $((ms / 1000)) $(((ms % 1000) / 100)) >> "$index.tmp"
 done
+# Scaling studies (studies/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
+if [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; then
+  flags=""
+  if [ "$(nproc)" -lt 2 ]; then flags="--oversubscribe"; fi
+  for cfg in "$ROOT"/studies/scaling/*.cfg; do
+    name="scaling_$(basename "$cfg" .cfg)"
+    h5="$ROOT/results/$name.h5"
+    echo "== $name" >&2
+    start=$(date +%s%N)
+    MPIRUN_FLAGS="$flags" "$ROOT/studies/scaling/run_layouts.sh" "$cfg" "$h5" >/dev/null
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    rm -rf "${h5%.h5}.parts"
+    for fmt in md tex csv; do "$LB" report "$h5" --format "$fmt" > "$ROOT/results/tables/$name.$fmt"; done
+    /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --formats png >/dev/null
+    title="$(sed -n 's/^title *= *//p' "$cfg" | head -1)"
+    printf '| `%s` | %s (timings: this machine, this run) | [md](%s.md) [tex](%s.tex) [csv](%s.csv) | %d.%01d |\n' \
+      "$name" "$title" "$name" "$name" "$name" $((ms / 1000)) $(((ms % 1000) / 100)) >> "$index.tmp"
+  done
+fi
 mv "$index.tmp" "$index"
 echo "tables: results/tables/, plots: results/plots/" >&2

@@ -8,8 +8,8 @@
 # every job as --scaling.layouts (all parts must share one configuration to be merged).
 # Environment: LIEBENCH (binary; default build/liebench next to this script's repository),
 # MPIRUN (default mpirun), MPIRUN_FLAGS (extra flags, e.g. --oversubscribe --allow-run-as-root).
-# Ranks with one thread are bound to cores; hybrid layouts use --bind-to none with
-# OMP_NUM_THREADS=T and OMP_PROC_BIND=close.
+# Ranks with one thread are bound to one core each; hybrid layouts RxT get T cores per rank
+# (--map-by slot:PE=T) with OMP_NUM_THREADS=T and OMP_PROC_BIND=close.
 # On a SLURM cluster, slurm/scaling_array.sbatch runs the same jobs as an array (slurm/submit.sh --scaling).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -17,6 +17,7 @@ root="$(cd "$here/../.." && pwd)"
 LIEBENCH="${LIEBENCH:-$root/build/liebench}"
 MPIRUN="${MPIRUN:-mpirun}"
 MPIRUN_FLAGS="${MPIRUN_FLAGS:-}"
+if [[ "$(id -u)" == 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 
 if [[ $# -lt 2 ]]; then
   echo "usage: $0 EXP.cfg OUT.h5 [\"1x1 2x1 ...\"] [-- liebench run args]" >&2
@@ -52,7 +53,9 @@ parts=()
 for layout in $layouts; do
   ranks="${layout%x*}"; threads="${layout#*x}"
   part="$parts_dir/layout_${layout}.h5"
-  if [[ "$threads" == "1" ]]; then bind=(--bind-to core); else bind=(--bind-to none); fi
+  # One core per rank, or T consecutive cores per rank for hybrid layouts (their threads are
+  # then kept on them by OMP_PROC_BIND=close), so that ranks never share cores.
+  if [[ "$threads" == "1" ]]; then bind=(--bind-to core); else bind=(--map-by "slot:PE=$threads" --bind-to core); fi
   echo "run_layouts: $layout ($ranks ranks x $threads threads) -> $part" >&2
   # shellcheck disable=SC2086
   OMP_NUM_THREADS="$threads" OMP_PROC_BIND=close \
