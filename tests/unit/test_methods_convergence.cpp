@@ -14,6 +14,7 @@
 #include "methods/commutator_free.hpp"
 #include "methods/rkmk.hpp"
 #include "models/free_rigid_body.hpp"
+#include "models/nfold_pendulum.hpp"
 #include "test_problems.hpp"
 
 using namespace lie;
@@ -173,14 +174,15 @@ TEST(MethodsConvergence, TwoExponentials) {
 }
 
 // Tight reference: rkmk5 with n steps, confirmed by the independent classical dopri54 with n steps.
-std::vector<double> tight_reference(const std::function<std::unique_ptr<Model>()>& make, double T, long n) {
+std::vector<double> tight_reference(const std::function<std::unique_ptr<Model>()>& make, double T, long n,
+                                    double agreement = 1e-12) {
   auto ref_model = make();
   auto ref_st = registered("rkmk5");
   const auto ref = run_fixed(*ref_st, *ref_model, T, n);
   auto chk_model = make();
   auto chk_st = registered("dopri54");
   const auto chk = run_fixed(*chk_st, *chk_model, T, n);
-  EXPECT_LT(distance(ref, chk), 1e-12) << "the reference is not tight";
+  EXPECT_LT(distance(ref, chk), agreement) << "the reference is not tight";
   return ref;
 }
 
@@ -206,4 +208,39 @@ TEST(MethodsConvergence, FreeRigidBodyTightReference) {
   const auto ref = tight_reference(make, T, 2048);
   expect_orders(measure("free rigid body with attitude, reference rkmk5 N = 2048", make, T, ref,
                         {0, 64, 64, 64, 32, 32}, Which::LieGroup));
+}
+
+// (e) The N-fold pendulum model itself ([P] 5.2, O(N) tension right-hand side over 2 virtual
+// blocks): N = 5 links with unequal masses and lengths, random 3-D initial state (not the
+// planar paper state), every fixed-step method and both members of every embedded pair
+// against a tight reference. The classical Dormand-Prince 5th-order solution is still
+// pre-asymptotic on this problem down to round-off (local rates 6.0, 5.8, 5.7 from h = 1/64 to
+// 1/512 -- its principal error coefficient is small, so the h^6 term dominates), so for it the
+// test asserts convergence at least at order 5 (slope in [4.8, 6.2]) instead of the 0.2 window.
+TEST(MethodsConvergence, NFoldPendulumTightReference) {
+  static par::Context self(MPI_COMM_SELF);
+  const double T = 1.0;
+  auto make = [] {
+    NFoldPendulumParams p;
+    p.N = 5;
+    p.mass = {1.0, 0.7, 1.3, 0.9, 1.1};
+    p.length = {1.0, 0.8, 1.2, 0.9, 1.1};
+    p.initial = NFoldPendulumParams::Initial::Random;
+    p.seed = 4;
+    p.blocks = 2;
+    return std::make_unique<NFoldPendulum>(p, self);
+  };
+  // The two reference solutions agree to ~2e-12 (round-off over 16384 steps of a state of
+  // size ~10); the smallest error measured below is 6e-10.
+  const auto ref = tight_reference(make, T, 16384, 1e-11);
+  const auto rows = measure("N-fold pendulum, N = 5, random 3-D state, reference rkmk5 N = 16384", make, T, ref,
+                            {0, 1024, 256, 128, 256, 128});
+  for (const auto& r : rows) {
+    if (r.label == "dopri54" || r.label == "dopri54_proj") {
+      EXPECT_GE(r.observed, 4.8) << r.label;
+      EXPECT_LE(r.observed, 6.2) << r.label;
+    } else {
+      EXPECT_NEAR(r.observed, r.nominal, 0.2) << r.label;
+    }
+  }
 }
