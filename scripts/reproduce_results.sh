@@ -16,16 +16,13 @@ if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_RO
 MPIRUN=(mpirun -n "$NP")
 if [ "$NP" -gt "$(nproc)" ]; then MPIRUN+=(--oversubscribe); fi
 mkdir -p "$ROOT/results/tables" "$ROOT/results/plots"
-index="$ROOT/results/tables/README.md"
-{
-  echo "# Regenerated tables"
-  echo
-  echo "Written by \`scripts/reproduce_results.sh\` from \`experiments/*.cfg\` (one HDF5 file per experiment in"
-  echo "\`results/\`, not committed; every table here is \`liebench report results/<name>.h5\`)."
-  echo
-  echo "| experiment | title | tables | wall (s) |"
-  echo "|---|---|---|---|"
-} > "$index.tmp"
+timings="$ROOT/results/tables/timings.tsv"   # name <TAB> wall seconds of the last run
+touch "$timings"
+record_time() {  # NAME MILLISECONDS
+  grep -v -P "^$1\t" "$timings" > "$timings.tmp" || true
+  printf '%s\t%d.%01d\n' "$1" $(($2 / 1000)) $((($2 % 1000) / 100)) >> "$timings.tmp"
+  sort "$timings.tmp" > "$timings"; rm -f "$timings.tmp"
+}
 for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   name="$(basename "$cfg" .cfg)"
   h5="$ROOT/results/$name.h5"
@@ -35,9 +32,7 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   for fmt in md tex csv; do "$LB" report "$h5" --format "$fmt" > "$ROOT/results/tables/$name.$fmt"; done
   /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --formats png >/dev/null
-  title="$(sed -n 's/^title *= *//p' "$cfg" | head -1)"
-  printf '| `%s` | %s | [md](%s.md) [tex](%s.tex) [csv](%s.csv) | %d.%01d |\n' "$name" "$title" "$name" "$name" "$name" \
-    $((ms / 1000)) $(((ms % 1000) / 100)) >> "$index.tmp"
+  record_time "$name" "$ms"
 done
 # Scaling studies (studies/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
 if [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; then
@@ -53,10 +48,28 @@ if [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; then
     rm -rf "${h5%.h5}.parts"
     for fmt in md tex csv; do "$LB" report "$h5" --format "$fmt" > "$ROOT/results/tables/$name.$fmt"; done
     /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --formats png >/dev/null
-    title="$(sed -n 's/^title *= *//p' "$cfg" | head -1)"
-    printf '| `%s` | %s (timings: this machine, this run) | [md](%s.md) [tex](%s.tex) [csv](%s.csv) | %d.%01d |\n' \
-      "$name" "$title" "$name" "$name" "$name" $((ms / 1000)) $(((ms % 1000) / 100)) >> "$index.tmp"
+    record_time "$name" "$ms"
   done
 fi
-mv "$index.tmp" "$index"
+# The index of every table present (also those of earlier runs with another NAME_PATTERN).
+index="$ROOT/results/tables/README.md"
+{
+  echo "# Regenerated tables"
+  echo
+  echo "Written by \`scripts/reproduce_results.sh\` from \`experiments/*.cfg\` and \`studies/scaling/*.cfg\`"
+  echo "(one HDF5 file per experiment in \`results/\`, not committed; every table here is"
+  echo "\`liebench report results/<name>.h5\`). Wall times: this machine, 2 MPI ranks, the last run."
+  echo
+  echo "| experiment | title | tables | wall (s) |"
+  echo "|---|---|---|---|"
+  for md in "$ROOT"/results/tables/*.md; do
+    name="$(basename "$md" .md)"
+    [ "$name" = README ] && continue
+    cfg="$ROOT/experiments/$name.cfg"
+    [ -f "$cfg" ] || cfg="$ROOT/studies/scaling/${name#scaling_}.cfg"
+    title="$(sed -n 's/^title *= *//p' "$cfg" 2>/dev/null | head -1)"
+    wall="$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$timings")"
+    printf '| `%s` | %s | [md](%s.md) [tex](%s.tex) [csv](%s.csv) | %s |\n' "$name" "$title" "$name" "$name" "$name" "${wall:--}"
+  done
+} > "$index"
 echo "tables: results/tables/, plots: results/plots/" >&2
