@@ -52,4 +52,16 @@ expect_status "report of a non-HDF5 file" 2 "cannot open" "$LB" report old.h5
 expect_status "report bad format" 2 "'xls'" "$LB" report old.h5 --format xls
 expect_status "report bad table" 2 "'nope'" "$LB" report old.h5 --table nope
 expect_status "merge without output" 2 "--output" "$LB" merge a.h5
+# The chain's own bad input: N = 0, a non-unit q, a non-tangent w (nothing written).
+printf 'study = simulate\nmodel = nfold_pendulum\nmethods = rkmk4\nsteps = 10\n[nfold_pendulum]\nN = 2\n' > chain.cfg
+expect_status "N = 0" 2 "'nfold_pendulum.N' has value '0'" "$LB" run chain.cfg --nfold_pendulum.N=0 -o chain.h5
+expect_status "non-unit q" 2 "must be a unit vector" "$LB" run chain.cfg --nfold_pendulum.initial=custom \
+  "--nfold_pendulum.q0=0.8660,0,0.5" "--nfold_pendulum.w0=0,1,0" -o chain.h5
+expect_status "non-tangent w" 2 "must be tangent" "$LB" run chain.cfg --nfold_pendulum.initial=custom \
+  "--nfold_pendulum.q0=0,0,1" "--nfold_pendulum.w0=0,1,0.5" -o chain.h5
+expect_status "q0 of the wrong length" 2 "3N = 6" "$LB" run chain.cfg --nfold_pendulum.initial=custom \
+  "--nfold_pendulum.q0=0,0,1,0,0" "--nfold_pendulum.w0=0,1,0" -o chain.h5
+expect_status "method the model cannot use" 2 "needs a Hamiltonian on a cotangent bundle" "$LB" run chain.cfg \
+  --methods=slgi -o chain.h5
+[[ -e chain.h5 ]] && bad "bad chain input created chain.h5" || ok "bad chain input created nothing"
 finish
