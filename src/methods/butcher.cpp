@@ -62,7 +62,9 @@ bool ButcherTable::fsal() const {
 void ButcherTable::validate() const {
   const std::size_t s = static_cast<std::size_t>(stages);
   if (stages < 1) throw UsageError("Butcher table '" + name + "': needs at least one stage");
-  if (stages > 32) throw UsageError("Butcher table '" + name + "': " + std::to_string(stages) + " stages; at most 32 are supported");
+  if (stages > kMaxStages)
+    throw UsageError("Butcher table '" + name + "': " + std::to_string(stages) + " stages; at most " +
+                     std::to_string(kMaxStages) + " are supported");
   if (A.size() != s * s)
     throw UsageError("Butcher table '" + name + "': A has " + std::to_string(A.size()) + " entries, expected " +
                      std::to_string(s * s) + " (stages x stages, row by row)");

@@ -10,6 +10,7 @@ namespace lie {
 class Config;
 
 struct ButcherTable {
+  static constexpr int kMaxStages = 32;  // steppers keep per-stage weights on the stack
   std::string name;
   int stages = 0;
   int order = 0;

@@ -1,7 +1,6 @@
 #include "methods/classical.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace lie {
 
@@ -20,6 +19,8 @@ ClassicalRkStepper::ClassicalRkStepper(MethodInfo info, ButcherTable table, bool
     : info_(std::move(info)), table_(std::move(table)), project_(project) {
   table_.validate();
   reuse_last_ = table_.fsal() && !project_;
+  if (table_.has_embedded())
+    for (int j = 0; j < table_.stages; ++j) db_.push_back(table_.b[j] - table_.bhat[j]);
 }
 
 void ClassicalRkStepper::bind(Model& model, par::Context& ctx) {
@@ -28,46 +29,48 @@ void ClassicalRkStepper::bind(Model& model, par::Context& ctx) {
   ns_ = model.space().state_size();
   k_.assign(static_cast<std::size_t>(table_.stages), std::vector<double>(ns_, 0.0));
   ystage_.assign(ns_, 0.0);
-  err_.assign(ns_, 0.0);
-  f0_.assign(ns_, 0.0);
-  pending_f_.assign(ns_, 0.0);
-  db_.assign(static_cast<std::size_t>(table_.stages), 0.0);
-  if (table_.has_embedded())
-    for (std::size_t j = 0; j < db_.size(); ++j) db_[j] = table_.b[j] - table_.bhat[j];
+  err_.assign(table_.has_embedded() ? ns_ : 0, 0.0);
   f0_valid_ = false;
 }
 
-void ClassicalRkStepper::combine(const double* base, const std::vector<double>& w, int count, double h,
+void ClassicalRkStepper::combine(const double* base, const double* w, int count, double h,
                                  double* out) const {
-  const std::size_t n = ns_;
-  if (base) {
-    if (base != out) std::memcpy(out, base, n * sizeof(double));
-  } else {
-    std::memset(out, 0, n * sizeof(double));
-  }
+  // out_i = base_i + sum_j (h w_j) k_j,i with j ascending and zero weights skipped (the same
+  // rounding as accumulating stage by stage), in one pass; base may be out.
+  double c[kMaxStages];
+  const double* k[kMaxStages];
+  int m = 0;
   for (int j = 0; j < count; ++j) {
-    const double c = h * w[static_cast<std::size_t>(j)];
-    if (c == 0.0) continue;
-    const double* kj = k_[static_cast<std::size_t>(j)].data();
-#pragma omp parallel for simd schedule(static) if (n >= kOmpMin)
-    for (std::size_t i = 0; i < n; ++i) out[i] += c * kj[i];
+    const double cj = h * w[j];
+    if (cj == 0.0) continue;
+    c[m] = cj;
+    k[m] = k_[static_cast<std::size_t>(j)].data();
+    ++m;
+  }
+  const std::size_t n = ns_;
+#pragma omp parallel for schedule(static) if (n >= kOmpMin)
+  for (std::size_t i = 0; i < n; ++i) {
+    double acc = base ? base[i] : 0.0;
+    for (int j = 0; j < m; ++j) acc += c[j] * k[j][i];
+    out[i] = acc;
   }
 }
 
+void ClassicalRkStepper::copy_state(const double* src, double* dst) const {
+#pragma omp parallel for simd schedule(static) if (ns_ >= kOmpMin)
+  for (std::size_t i = 0; i < ns_; ++i) dst[i] = src[i];
+}
+
 void ClassicalRkStepper::stages(double t, double h, const double* y) {
-  if (f0_valid_) {
-    std::copy(f0_.begin(), f0_.end(), k_[0].begin());
-  } else {
+  // k_1 = F(y_n) is known already after an accepted FSAL step or a rejected trial step.
+  if (!f0_valid_) {
     model_->ambient_field(t, y, k_[0].data());
     ++counters_.rhs;
-    std::copy(k_[0].begin(), k_[0].end(), f0_.begin());
     f0_valid_ = true;
   }
   const int s = table_.stages;
   for (int i = 1; i < s; ++i) {
-    row_.assign(static_cast<std::size_t>(i), 0.0);
-    for (int j = 0; j < i; ++j) row_[static_cast<std::size_t>(j)] = table_.a(i, j);
-    combine(y, row_, i, h, ystage_.data());
+    combine(y, &table_.A[static_cast<std::size_t>(i * s)], i, h, ystage_.data());  // row i of A, j < i
     model_->ambient_field(t + table_.c[static_cast<std::size_t>(i)] * h, ystage_.data(),
                           k_[static_cast<std::size_t>(i)].data());
     ++counters_.rhs;
@@ -78,11 +81,11 @@ void ClassicalRkStepper::stages(double t, double h, const double* y) {
 void ClassicalRkStepper::step(double t, double h, double* y) {
   stages(t, h, y);
   if (reuse_last_) {
-    std::copy(ystage_.begin(), ystage_.end(), y);
-    std::copy(k_.back().begin(), k_.back().end(), f0_.begin());
+    copy_state(ystage_.data(), y);
+    std::swap(k_[0], k_.back());  // F(y_{n+1}) is k_1 of the next step
     f0_valid_ = true;
   } else {
-    combine(y, table_.b, table_.stages, h, y);
+    combine(y, table_.b.data(), table_.stages, h, y);
     if (project_) model_->space().project(y);
     f0_valid_ = false;
   }
@@ -93,20 +96,19 @@ double ClassicalRkStepper::try_step(double t, double h, const double* y, double*
   if (!table_.has_embedded()) return Stepper::try_step(t, h, y, y_new, norm);
   stages(t, h, y);
   if (reuse_last_) {
-    std::copy(ystage_.begin(), ystage_.end(), y_new);
-    std::copy(k_.back().begin(), k_.back().end(), pending_f_.begin());
+    copy_state(ystage_.data(), y_new);  // k_s = F(y_new) stays until accept()
   } else {
-    combine(y, table_.b, table_.stages, h, y_new);
+    combine(y, table_.b.data(), table_.stages, h, y_new);
   }
-  combine(nullptr, db_, table_.stages, h, err_.data());
+  combine(nullptr, db_.data(), table_.stages, h, err_.data());
   if (project_) model_->space().project(y_new);
-  // f0_ = F(y) stays valid: a rejected step restarts from the same y.
+  // k_1 = F(y) stays valid: a rejected step restarts from the same y.
   return norm(err_.data(), y_new, ns_, *ctx_);
 }
 
 void ClassicalRkStepper::accept() {
   if (reuse_last_) {
-    std::swap(f0_, pending_f_);
+    std::swap(k_[0], k_.back());
     f0_valid_ = true;
   } else {
     f0_valid_ = false;

@@ -30,7 +30,8 @@ class ClassicalRkStepper final : public Stepper {
  private:
   void stages(double t, double h, const double* y);
   // out = base + h sum_j w_j k_j (base may be null: zero)
-  void combine(const double* base, const std::vector<double>& w, int count, double h, double* out) const;
+  void combine(const double* base, const double* w, int count, double h, double* out) const;
+  void copy_state(const double* src, double* dst) const;
 
   MethodInfo info_;
   ButcherTable table_;
@@ -40,8 +41,9 @@ class ClassicalRkStepper final : public Stepper {
   par::Context* ctx_ = nullptr;
   std::size_t ns_ = 0;
   std::vector<std::vector<double>> k_;
-  std::vector<double> ystage_, err_, f0_, pending_f_, row_, db_;
-  bool f0_valid_ = false;
+  static constexpr int kMaxStages = ButcherTable::kMaxStages;
+  std::vector<double> ystage_, err_, db_;  // db_ = b - bhat (embedded pairs)
+  bool f0_valid_ = false;  // k_[0] holds F(y) of the current y
 };
 
 /// MethodInfo of a classical method from its table (family "classical", lie_group = false).

@@ -23,25 +23,6 @@ const bool kLgviKeys = declare_options({
      "iteration limit of the LGVI solver; exceeding it is a NumericalError", {}, "method"},
 });
 
-
-ImplicitSolveOptions lgvi_options(const Config& cfg) {
-  ImplicitSolveOptions o;
-  o.kind = cfg.get_choice("lgvi.solver", {"newton", "fixed_point"}) == "newton" ? ImplicitSolveOptions::Kind::Newton
-                                                                                : ImplicitSolveOptions::Kind::FixedPoint;
-  o.tol = cfg.get_positive("lgvi.tol");
-  o.max_iter = cfg.get_int_at_least("lgvi.max_iter", 1);
-  return o;
-}
-
-double max_abs(const std::vector<double>& v, bool& finite) {
-  double m = 0.0;
-  for (double x : v) {
-    if (!std::isfinite(x)) finite = false;
-    m = std::max(m, std::fabs(x));
-  }
-  return m;
-}
-
 }  // namespace
 
 LgviStepper::LgviStepper(MethodInfo info, bool explicit_form, ImplicitSolveOptions opt)
@@ -244,7 +225,7 @@ void LgviStepper::solve_cayley_fixed_point(double t, double h) {
     f = fn;
     ++counters_.iterations;
     bool finite = true;
-    max_abs(f_, finite);
+    max_abs_checked(f_.data(), f_.size(), finite);
     if (!finite || !std::isfinite(upd)) fail("non-finite iterate", t, h, it, upd);
     if (upd <= opt_.tol * f.lpNorm<Eigen::Infinity>()) return;
   }
@@ -278,7 +259,7 @@ const MethodInfo kLgviExplicitInfo = lgvi_info(
 }  // namespace
 
 LIEBENCH_REGISTER(MethodEntry, MethodEntry{"lgvi", kLgviInfo, [](const Config& cfg) {
-                                             return std::make_unique<LgviStepper>(kLgviInfo, false, lgvi_options(cfg));
+                                             return std::make_unique<LgviStepper>(kLgviInfo, false, implicit_solve_options(cfg, "lgvi"));
                                            }})
 LIEBENCH_REGISTER(MethodEntry, MethodEntry{"lgvi_explicit", kLgviExplicitInfo, [](const Config& cfg) {
                                              return std::make_unique<LgviStepper>(kLgviExplicitInfo, true,

@@ -31,6 +31,9 @@ int dexpinv_terms_from(const Config& cfg, int fallback) {
 RkmkStepper::RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms)
     : info_(std::move(info)), table_(std::move(table)), terms_(dexpinv_terms) {
   table_.validate();
+  fsal_ = table_.fsal();
+  if (table_.has_embedded())
+    for (int j = 0; j < table_.stages; ++j) db_.push_back(table_.b[j] - table_.bhat[j]);
 }
 
 void RkmkStepper::bind(Model& model, par::Context& ctx) {
@@ -41,7 +44,7 @@ void RkmkStepper::bind(Model& model, par::Context& ctx) {
   k_.assign(static_cast<std::size_t>(table_.stages), std::vector<double>(na_));
   u_.assign(na_, 0.0);
   f_.assign(na_, 0.0);
-  sigma_.assign(table_.fsal() && !table_.has_embedded() ? 0 : na_, 0.0);
+  sigma_.assign(fsal_ && !table_.has_embedded() ? 0 : na_, 0.0);
   err_.assign(table_.has_embedded() ? na_ : 0, 0.0);
   ystage_.assign(ns_, 0.0);
   f0_valid_ = false;
@@ -54,17 +57,17 @@ void parallel_copy(const double* src, double* dst, std::size_t n) {
 }
 }  // namespace
 
-void RkmkStepper::combine(const std::vector<double>& w, double h, double* out) const {
+void RkmkStepper::combine(const double* w, int count, double h, double* out) const {
   // out_i = sum_j (h w_j) k_j,i with j ascending and zero weights skipped: the same rounding
   // as accumulating stage by stage, in one pass over memory.
   double c[kMaxStages];
   const double* k[kMaxStages];
   int m = 0;
-  for (std::size_t j = 0; j < w.size(); ++j) {
+  for (int j = 0; j < count; ++j) {
     const double cj = h * w[j];
     if (cj == 0.0) continue;
     c[m] = cj;
-    k[m] = k_[j].data();
+    k[m] = k_[static_cast<std::size_t>(j)].data();
     ++m;
   }
   const std::size_t n = na_;
@@ -86,11 +89,8 @@ void RkmkStepper::stages(double t, double h, const double* y) {
     ++counters_.rhs;
     f0_valid_ = true;
   }
-  std::vector<double> row;
   for (int i = 1; i < s; ++i) {
-    row.assign(static_cast<std::size_t>(i), 0.0);
-    for (int j = 0; j < i; ++j) row[static_cast<std::size_t>(j)] = table_.a(i, j);
-    combine(row, h, u_.data());
+    combine(&table_.A[static_cast<std::size_t>(i * s)], i, h, u_.data());  // row i of A, a_ij for j < i
     sp.exp_act(u_.data(), y, ystage_.data());
     ++counters_.exp;
     model_->vector_field(t + table_.c[static_cast<std::size_t>(i)] * h, ystage_.data(), f_.data());
@@ -104,12 +104,12 @@ void RkmkStepper::stages(double t, double h, const double* y) {
 
 void RkmkStepper::step(double t, double h, double* y) {
   stages(t, h, y);
-  if (table_.fsal()) {
+  if (fsal_) {
     parallel_copy(ystage_.data(), y, ns_);
     std::swap(k_[0], f_);  // f(y_{n+1}) is k_1 of the next step
     f0_valid_ = true;
   } else {
-    combine(table_.b, h, sigma_.data());
+    combine(table_.b.data(), table_.stages, h, sigma_.data());
     model_->space().exp_act(sigma_.data(), y, y);
     ++counters_.exp;
     f0_valid_ = false;
@@ -121,24 +121,22 @@ double RkmkStepper::try_step(double t, double h, const double* y, double* y_new,
   if (!table_.has_embedded()) return Stepper::try_step(t, h, y, y_new, norm);
   stages(t, h, y);
   const double* sigma = sigma_.data();
-  if (table_.fsal()) {
+  if (fsal_) {
     // u_s = sigma and ystage_ = y_new; f_ = f(y_new) stays until accept().
     parallel_copy(ystage_.data(), y_new, ns_);
     sigma = u_.data();
   } else {
-    combine(table_.b, h, sigma_.data());
+    combine(table_.b.data(), table_.stages, h, sigma_.data());
     model_->space().exp_act(sigma_.data(), y, y_new);
     ++counters_.exp;
   }
-  std::vector<double> db(static_cast<std::size_t>(table_.stages));
-  for (std::size_t j = 0; j < db.size(); ++j) db[j] = table_.b[j] - table_.bhat[j];
-  combine(db, h, err_.data());
+  combine(db_.data(), table_.stages, h, err_.data());
   // k_[0] still holds f(y): a rejected step restarts from the same y without re-evaluating.
   return norm(err_.data(), sigma, na_, *ctx_);
 }
 
 void RkmkStepper::accept() {
-  if (table_.fsal()) {
+  if (fsal_) {
     std::swap(k_[0], f_);
     f0_valid_ = true;
   } else {

@@ -32,7 +32,7 @@ class RkmkStepper final : public Stepper {
   // Computes all stages from (t, y); fills k_ (stage derivatives) and, for FSAL tables, the
   // last stage state y_last_ (= exp(sigma) . y when a_sj = b_j).
   void stages(double t, double h, const double* y);
-  void combine(const std::vector<double>& w, double h, double* out) const;  // out = h sum w_i k_i
+  void combine(const double* w, int count, double h, double* out) const;  // out = h sum_{j<count} w_j k_j
 
   MethodInfo info_;
   ButcherTable table_;
@@ -41,7 +41,9 @@ class RkmkStepper final : public Stepper {
   par::Context* ctx_ = nullptr;
   std::size_t na_ = 0, ns_ = 0;
   std::vector<std::vector<double>> k_;
-  static constexpr int kMaxStages = 32;
+  static constexpr int kMaxStages = ButcherTable::kMaxStages;
+  bool fsal_ = false;        // last stage at y_{n+1} (a_sj = b_j): f(y_{n+1}) is reused
+  std::vector<double> db_;   // b - bhat (embedded pairs)
   std::vector<double> u_, f_, ystage_, sigma_, err_;
   bool f0_valid_ = false;  // k_[0] holds f(y) of the current y (FSAL reuse, rejected steps)
 };

@@ -27,27 +27,8 @@ const bool kSlgiKeys = declare_options({
      "iteration limit of the SLGI solver; exceeding it is a NumericalError", {}, "method"},
 });
 
-
-ImplicitSolveOptions slgi_options(const Config& cfg) {
-  ImplicitSolveOptions o;
-  o.kind = cfg.get_choice("slgi.solver", {"newton", "fixed_point"}) == "newton" ? ImplicitSolveOptions::Kind::Newton
-                                                                                : ImplicitSolveOptions::Kind::FixedPoint;
-  o.tol = cfg.get_positive("slgi.tol");
-  o.max_iter = cfg.get_int_at_least("slgi.max_iter", 1);
-  return o;
-}
-
 // Simplified Newton: the Jacobian is recomputed when an update shrank by less than this factor.
 constexpr double kJacobianRefreshRate = 0.1;
-
-double local_max_abs(const double* x, std::size_t n, bool& finite) {
-  double m = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(x[i])) finite = false;
-    m = std::max(m, std::fabs(x[i]));
-  }
-  return m;
-}
 
 }  // namespace
 
@@ -130,8 +111,8 @@ void SlgiStepper::solve_fixed_point(double t, double h) {
     z_.swap(zp_);
     ++counters_.iterations;
     bool finite = true;
-    upd = ctx_->max(local_max_abs(r_.data(), nz_, finite));
-    const double zn = ctx_->max(local_max_abs(z_.data(), nz_, finite));
+    upd = ctx_->max(max_abs_checked(r_.data(), nz_, finite));
+    const double zn = ctx_->max(max_abs_checked(z_.data(), nz_, finite));
     if (ctx_->max(finite ? 0.0 : 1.0) > 0.0) fail("non-finite iterate", t, h, it, upd);
     if (upd <= opt_.tol * zn) return;
   }
@@ -151,8 +132,8 @@ void SlgiStepper::solve_newton(double t, double h) {
   residual(z_, r_);
   for (long it = 1; it <= opt_.max_iter; ++it) {
     bool finite = true;
-    const double zn = ctx_->max(local_max_abs(z_.data(), nz_, finite));
-    local_max_abs(r_.data(), nz_, finite);
+    const double zn = ctx_->max(max_abs_checked(z_.data(), nz_, finite));
+    max_abs_checked(r_.data(), nz_, finite);
     if (ctx_->max(finite ? 0.0 : 1.0) > 0.0) fail("non-finite iterate", t, h, it, upd);
     if (!have_jac || upd > kJacobianRefreshRate * upd_prev) {
       Eigen::Map<Eigen::MatrixXd> J(jac_.data(), static_cast<Eigen::Index>(nz_), static_cast<Eigen::Index>(nz_));
@@ -178,8 +159,8 @@ void SlgiStepper::solve_newton(double t, double h) {
     ++counters_.iterations;
     upd_prev = it == 1 ? std::numeric_limits<double>::infinity() : upd;
     finite = true;
-    upd = ctx_->max(local_max_abs(dz.data(), nz_, finite));
-    const double zn1 = ctx_->max(local_max_abs(z_.data(), nz_, finite));
+    upd = ctx_->max(max_abs_checked(dz.data(), nz_, finite));
+    const double zn1 = ctx_->max(max_abs_checked(z_.data(), nz_, finite));
     if (ctx_->max(finite ? 0.0 : 1.0) > 0.0) fail("non-finite iterate", t, h, it, upd);
     if (upd <= opt_.tol * zn1) return;
     residual(z_, r_);
@@ -251,10 +232,10 @@ const MethodInfo kSlgiKkInfo = slgi_info(
 
 LIEBENCH_REGISTER(MethodEntry, MethodEntry{"slgi", kSlgiInfo, [](const Config& cfg) {
                                              return std::make_unique<SlgiStepper>(kSlgiInfo, cfg.get_double("slgi.theta"),
-                                                                                  slgi_options(cfg), false);
+                                                                                  implicit_solve_options(cfg, "slgi"), false);
                                            }})
 LIEBENCH_REGISTER(MethodEntry, MethodEntry{"slgi_kk", kSlgiKkInfo, [](const Config& cfg) {
-                                             return std::make_unique<SlgiStepper>(kSlgiKkInfo, 0.5, slgi_options(cfg),
+                                             return std::make_unique<SlgiStepper>(kSlgiKkInfo, 0.5, implicit_solve_options(cfg, "slgi"),
                                                                                   true);
                                            }})
 

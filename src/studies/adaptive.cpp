@@ -71,17 +71,10 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res, stepper->info());
-    const double err = res.ok() ? solution_distance(*model, res.y.data(), ref.y.data(), ctx) : NAN;
-    row.set("error", err);
-    row.set("error_scale", ref.scale);
-    row.set("reference_error", ref.error_estimate);
-    row.set("reference", ref.description);
+    add_error_metrics(row, *model, res, ref, ctx);
+    add_step_size_metrics(row, res);
     const auto& a = *res.adaptive;
-    if (!a.h.empty()) {
-      row.set("h_min", *std::min_element(a.h.begin(), a.h.end()));
-      row.set("h_max", *std::max_element(a.h.begin(), a.h.end()));
-      row.set("h_mean", (plan.t_final - plan.t0) / static_cast<double>(a.accepted));
-    }
+    if (!a.h.empty()) row.set("h_mean", (plan.t_final - plan.t0) / static_cast<double>(a.accepted));
     add_invariant_metrics(row, res.series);
     if (!compare.empty() && res.ok()) {
       auto cstep = make_stepper(compare, pcfg, *model);

@@ -42,14 +42,10 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     h5::Handle g = out.begin_run(r, pcfg);
     const RunResult res = execute_run(*model, *stepper, ctx, fixed_integration(plan.t0, plan.t_final, r.step.steps),
                                       Sampling{}, out.hooks());
-    const double err = res.ok() ? solution_distance(*model, res.y.data(), ref.y.data(), ctx) : NAN;
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res, stepper->info());
-    row.set("error", err);
-    row.set("error_scale", ref.scale);
-    row.set("reference_error", ref.error_estimate);
-    row.set("reference", ref.description);
+    add_error_metrics(row, *model, res, ref, ctx);
     out.end_run(g, r, std::move(row));
   }
   const auto pairs = cfg.resolved_pairs();

@@ -76,10 +76,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     Row row = base_row(plan, r, &res, stepper->info());
     if (!integ.adaptive) row.set("sample_every", static_cast<std::int64_t>(sampling.every));
     add_invariant_metrics(row, res.series, chosen);
-    if (res.adaptive && !res.adaptive->h.empty()) {
-      row.set("h_min", *std::min_element(res.adaptive->h.begin(), res.adaptive->h.end()));
-      row.set("h_max", *std::max_element(res.adaptive->h.begin(), res.adaptive->h.end()));
-    }
+    add_step_size_metrics(row, res);
     out.end_run(g, r, std::move(row));
   }
   out.finish();

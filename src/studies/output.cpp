@@ -345,6 +345,13 @@ Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res, co
   return row;
 }
 
+void add_step_size_metrics(Row& row, const RunResult& res) {
+  if (!res.adaptive || res.adaptive->h.empty()) return;
+  const auto& h = res.adaptive->h;
+  row.set("h_min", *std::min_element(h.begin(), h.end()));
+  row.set("h_max", *std::max_element(h.begin(), h.end()));
+}
+
 void add_invariant_metrics(Row& row, const TimeSeries& series, const std::vector<std::string>& only) {
   for (std::size_t i = 0; i < series.names.size(); ++i) {
     const std::string& name = series.names[i];

@@ -90,6 +90,9 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
 /// "<prefix>.max", ".mean", ".drift", ".final" for each observable with a role.
 void add_invariant_metrics(Row& row, const TimeSeries& series, const std::vector<std::string>& only = {});
 
+/// Smallest and largest accepted step ("h_min", "h_max") of an adaptive run; nothing for fixed runs.
+void add_step_size_metrics(Row& row, const RunResult& res);
+
 /// Progress weight of a run (steps for fixed runs).
 double run_work(const RunSpec& run);
 

@@ -140,4 +140,12 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
   return cache_.emplace(point, std::move(ref)).first->second;
 }
 
+void add_error_metrics(Row& row, const Model& model, const RunResult& res, const Reference& ref,
+                       const par::Context& ctx) {
+  row.set("error", res.ok() ? solution_distance(model, res.y.data(), ref.y.data(), ctx) : NAN);
+  row.set("error_scale", ref.scale);
+  row.set("reference_error", ref.error_estimate);
+  row.set("reference", ref.description);
+}
+
 }  // namespace lie::studies

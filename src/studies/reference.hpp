@@ -43,4 +43,9 @@ class ReferenceSolutions {
   std::map<std::size_t, Reference> cache_;
 };
 
+/// Global error of a run against the reference, as metric cells: "error" (|y(T) - y_ref| by
+/// solution_distance, NaN for a failed run), "error_scale", "reference_error", "reference".
+void add_error_metrics(Row& row, const Model& model, const RunResult& res, const Reference& ref,
+                       const par::Context& ctx);
+
 }  // namespace lie::studies

@@ -150,10 +150,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
       row.set("error", solution_distance(*model, res.y.data(), ex.data(), ctx));
       row.set("reference", std::string("exact"));
     }
-    if (res.adaptive && !res.adaptive->h.empty()) {
-      row.set("h_min", *std::min_element(res.adaptive->h.begin(), res.adaptive->h.end()));
-      row.set("h_max", *std::max_element(res.adaptive->h.begin(), res.adaptive->h.end()));
-    }
+    add_step_size_metrics(row, res);
     const bool has_particles = sampling.states;
     const bool has_obs = !res.series.step.empty();
     out.end_run(g, r, std::move(row));
