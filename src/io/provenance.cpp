@@ -10,21 +10,9 @@
 
 #include "build_info.hpp"
 #include "git_version.hpp"
+#include "parallel/context.hpp"
 
 namespace lie::io {
-
-namespace {
-// Attributes are written by every rank with the same value: take rank 0's.
-std::string from_root(const std::string& s, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  unsigned long n = s.size();
-  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG, 0, comm);
-  std::string out = rank == 0 ? s : std::string(n, '\0');
-  if (n) MPI_Bcast(out.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
-  return out;
-}
-}  // namespace
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -79,15 +67,15 @@ Provenance collect_provenance(const par::Context& ctx, const std::string& comman
                 ctx.comm());
   for (int r = 0; r < ctx.size(); ++r) p.hosts.emplace_back(all.data() + static_cast<std::size_t>(r) * host.size());
   p.host = p.hosts.empty() ? std::string(host.data()) : p.hosts[0];
-  p.working_directory = from_root(p.working_directory, ctx.comm());
-  p.command_line = from_root(p.command_line, ctx.comm());
-  p.user = from_root(p.user, ctx.comm());
-  p.start_time = from_root(utc_now(), ctx.comm());
+  p.working_directory = par::broadcast_string(p.working_directory, 0, ctx.comm());
+  p.command_line = par::broadcast_string(p.command_line, 0, ctx.comm());
+  p.user = par::broadcast_string(p.user, 0, ctx.comm());
+  p.start_time = par::broadcast_string(utc_now(), 0, ctx.comm());
   return p;
 }
 
 void finish_provenance(Provenance& p, const par::Context& ctx, double wall_seconds) {
-  p.end_time = from_root(utc_now(), ctx.comm());
+  p.end_time = par::broadcast_string(utc_now(), 0, ctx.comm());
   p.wall_seconds = ctx.max(wall_seconds);
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

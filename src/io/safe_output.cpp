@@ -11,22 +11,11 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "parallel/context.hpp"
 
 namespace lie::io {
 
 namespace {
-
-// Broadcasts a string from rank 0.
-std::string bcast(const std::string& s, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  unsigned long n = s.size();
-  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG, 0, comm);
-  std::vector<char> buf(n);
-  if (rank == 0) std::copy(s.begin(), s.end(), buf.begin());
-  if (n) MPI_Bcast(buf.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
-  return std::string(buf.begin(), buf.end());
-}
 
 void fsync_path(const std::string& path, bool directory) {
   const int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
@@ -79,7 +68,7 @@ void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm)
                   "new file is complete) or choose another --output";
     }
   }
-  problem = bcast(problem, comm);
+  problem = par::broadcast_string(problem, 0, comm);
   if (!problem.empty()) throw UsageError(problem);
 }
 
@@ -120,7 +109,7 @@ void SafeOutput::commit() {
     }
     if (problem.empty()) fsync_path(directory_of(final_), true);
   }
-  problem = bcast(problem, comm_);
+  problem = par::broadcast_string(problem, 0, comm_);
   if (!problem.empty()) {
     discard();
     throw std::runtime_error(problem);

@@ -7,14 +7,17 @@
 namespace lie {
 
 double ErrorNorm::operator()(const double* e, const double* ref, std::size_t n, const par::Context& ctx) const {
-  std::vector<double> s(n);
-  bool finite = true;
+  // Called every trial step: the scaled errors go into a buffer kept across calls.
+  std::vector<double>& s = scaled_;
+  s.resize(n);
+  int nonfinite = 0;
+#pragma omp parallel for schedule(static) reduction(| : nonfinite) if (n >= 4096)
   for (std::size_t i = 0; i < n; ++i) {
     const double sc = atol + rtol * std::fabs(ref[i]);
     s[i] = e[i] / sc;
-    if (!std::isfinite(s[i])) finite = false;
+    if (!std::isfinite(s[i])) nonfinite = 1;
   }
-  const int bad = ctx.max(finite ? 0.0 : 1.0) > 0.0;
+  const int bad = ctx.max(nonfinite ? 1.0 : 0.0) > 0.0;
   if (bad) return std::numeric_limits<double>::infinity();
   switch (kind) {
     case Kind::Max: return ctx.max_abs(s.data(), n);

@@ -44,6 +44,9 @@ struct ErrorNorm {
   /// Collective. Returns +inf if any entry is not finite.
   double operator()(const double* e, const double* ref, std::size_t n, const par::Context& ctx) const;
   std::string describe() const;
+
+ private:
+  mutable std::vector<double> scaled_;  // e_i / (atol + rtol |ref_i|), reused across steps
 };
 
 struct MethodInfo {

@@ -38,9 +38,9 @@ void Model::exact_solution(double, double*) const {
 }
 
 void Model::ambient_field(double t, const double* y, double* dy) {
-  std::vector<double> xi(space().alg_size());
-  vector_field(t, y, xi.data());
-  space().generator(xi.data(), y, dy);
+  ambient_xi_.resize(space().alg_size());  // kept across calls (classical steppers call this per stage)
+  vector_field(t, y, ambient_xi_.data());
+  space().generator(ambient_xi_.data(), y, dy);
 }
 
 double Model::state_distance(const double* y1, const double* y2, const par::Context& ctx) const {

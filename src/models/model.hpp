@@ -99,6 +99,9 @@ class Model {
 
  protected:
   std::uint64_t n_rhs_ = 0;
+
+ private:
+  std::vector<double> ambient_xi_;  // f(y) inside ambient_field()
 };
 
 using ModelFactory = std::function<std::unique_ptr<Model>(const Config&, par::Context&)>;

@@ -118,6 +118,16 @@ double Context::max_abs(const double* x, std::size_t n) const {
   return max(nan ? std::numeric_limits<double>::quiet_NaN() : m);
 }
 
+std::string broadcast_string(const std::string& s, int root, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  unsigned long n = s.size();
+  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG, root, comm);
+  std::string out = rank == root ? s : std::string(n, '\0');
+  if (n) MPI_Bcast(out.data(), static_cast<int>(n), MPI_CHAR, root, comm);
+  return out;
+}
+
 void check_all(const Context& ctx, bool ok, const std::string& what) {
   int local_bad = ok ? 0 : 1, any_bad = local_bad;
   if (ctx.size() > 1) MPI_Allreduce(&local_bad, &any_bad, 1, MPI_INT, MPI_MAX, ctx.comm());

@@ -69,6 +69,9 @@ class Context {
   Timers timers_;
 };
 
+/// The string of rank `root`, on every rank of `comm` (collective).
+std::string broadcast_string(const std::string& s, int root, MPI_Comm comm);
+
 /// Throws std::runtime_error with `what` on every rank if any rank passes ok = false
 /// (collective). Used so that a bad input detected on one rank stops all of them cleanly.
 void check_all(const Context& ctx, bool ok, const std::string& what);

@@ -57,11 +57,7 @@ void validate_in_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
   int who = bad ? ctx.rank() : P, first = P;
   MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, ctx.comm());
   if (first == P) return;
-  int len = static_cast<int>(problem.size());
-  MPI_Bcast(&len, 1, MPI_INT, first, ctx.comm());
-  problem.resize(static_cast<std::size_t>(len));
-  MPI_Bcast(problem.data(), len, MPI_CHAR, first, ctx.comm());
-  throw UsageError(problem);
+  throw UsageError(par::broadcast_string(problem, first, ctx.comm()));
 }
 
 void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ctx, const RunRequest& req, int k) {
