@@ -11,6 +11,12 @@
 
 namespace lie {
 
+/// Problems found while entries registered themselves (duplicate names), in order.
+inline std::vector<std::string>& registration_problems() {
+  static std::vector<std::string> problems;
+  return problems;
+}
+
 template <class Entry>
 class Registry {
  public:
@@ -18,10 +24,16 @@ class Registry {
     static Registry r;
     return r;
   }
-  /// Registers an entry; a duplicate name is a programming error.
+  /// Registers an entry. Registration runs in static initialisers (of the program, the
+  /// library or a plugin being loaded), where an exception would terminate the process: a
+  /// duplicate name is therefore kept out of the table and reported by registration_problems()
+  /// (the CLI refuses to run while there is one, naming the plugin that caused it).
   bool add(Entry e) {
     const std::string key = e.name;
-    if (entries_.count(key)) throw std::logic_error("duplicate registry entry: " + key);
+    if (entries_.count(key)) {
+      registration_problems().push_back("'" + key + "' is registered twice");
+      return false;
+    }
     entries_.emplace(key, std::move(e));
     return true;
   }

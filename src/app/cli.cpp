@@ -1,0 +1,324 @@
+// liebench: the command-line front end (lie::liebench_main; src/app/main.cpp calls it).
+//   liebench --help | --version
+//   liebench list [groups|methods|models|studies|keys] [--markdown]
+//   liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]
+//   liebench <command> ...   (report, merge, ...: registered commands, see `liebench --help`)
+// Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure, 128 + signal when
+// a study was stopped by SIGTERM/SIGINT/... (no result file written, earlier file intact).
+#include <mpi.h>
+#include <omp.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "app/commands.hpp"
+#include "app/liebench_main.hpp"
+#include "app/plugins.hpp"
+#include "build_info.hpp"
+#include "core/error.hpp"
+#include "git_version.hpp"
+#include "groups/space.hpp"
+#include "io/config.hpp"
+#include "methods/stepper.hpp"
+#include "models/model.hpp"
+#include "parallel/context.hpp"
+#include "studies/interrupt.hpp"
+#include "studies/study.hpp"
+
+namespace po = boost::program_options;
+using namespace lie;
+
+namespace {
+
+int g_rank = 0;
+
+std::string version_text() {
+  std::ostringstream os;
+  os << "liebench " << LIEBENCH_VERSION << " (" << LIEBENCH_GIT_DESCRIBE << ")\n"
+     << "  compiler: " << LIEBENCH_CXX_COMPILER << ", flags: " << LIEBENCH_CXX_FLAGS << " (" << LIEBENCH_BUILD_TYPE
+     << ")\n"
+     << "  MPI " << LIEBENCH_MPI_VERSION << ", OpenMP " << LIEBENCH_OPENMP_VERSION << ", HDF5 "
+     << LIEBENCH_HDF5_VERSION << " (parallel), Eigen " << LIEBENCH_EIGEN_VERSION << ", Boost "
+     << LIEBENCH_BOOST_VERSION << "\n";
+  return os.str();
+}
+
+void print_usage(std::ostream& os) {
+  os << "liebench -- benchmark suite for Lie group integrators on mechanical systems\n\n"
+        "usage:\n"
+        "  liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]\n"
+        "        run the experiment described by FILE.cfg; any key of the file can be given (and\n"
+        "        overridden) on the command line; `liebench run --help` lists every key\n"
+        "  liebench list [groups|methods|models|studies|keys] [--markdown]\n"
+        "        what is registered (all of it without an argument)\n"
+        "  liebench <command> ... --plugin=LIB.so[,LIB2.so]\n"
+        "        load plugins (models, methods, studies built against LieBench::core) first; also the\n"
+        "        experiment file's key `plugin` and LIEBENCH_PLUGINS=a.so:b.so (README: Extending)\n";
+  for (const auto* c : CommandRegistry::instance().all()) os << "  liebench " << c->usage << "\n        " << c->summary << "\n";
+  os << "  liebench --version\n\n"
+        "Run in parallel with `mpirun -n P liebench run FILE.cfg` (OMP_NUM_THREADS threads per rank).\n"
+        "Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure,\n"
+        "128 + signal when SIGTERM/SIGINT stopped a study (no result file written, an earlier one kept).\n";
+}
+
+// ------------------------------------------------------------------ list
+void list_groups(std::ostream& os, bool md) {
+  if (md) os << "| factor | group | acts on | dim g | dim state |\n|---|---|---|---|---|\n";
+  else os << "Lie groups and homogeneous-space factors (products of these form a model's phase space):\n";
+  for (const auto& f : all_factors()) {
+    if (md)
+      os << "| `" << f.name << "` | " << f.group << " | " << f.manifold << " | " << f.alg_dim << " | " << f.state_dim
+         << " |\n";
+    else
+      os << "  " << std::left << std::setw(18) << f.name << std::setw(28) << f.group << f.manifold << "\n";
+  }
+}
+
+// A Markdown table cell: '|' would end the cell.
+std::string md_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void list_methods(std::ostream& os, bool md) {
+  if (md)
+    os << "| method | family | order | embedded | stages | exps/step | explicit | description | source |\n"
+          "|---|---|---|---|---|---|---|---|---|\n";
+  else
+    os << "Methods:\n  " << std::left << std::setw(18) << "name" << std::setw(11) << "family" << std::setw(8)
+       << "order" << std::setw(10) << "embedded" << std::setw(8) << "stages" << std::setw(11) << "exps/step"
+       << std::setw(10) << "explicit" << "description\n";
+  for (const auto* m : MethodRegistry::instance().all()) {
+    const MethodInfo& i = m->info;
+    // Methods built from a user tableau report the order computed from it at run time.
+    const bool user = i.order == 0;
+    const std::string order = user ? "tableau" : std::to_string(i.order);
+    const std::string emb = user ? "tableau" : i.embedded_order ? std::to_string(i.embedded_order) : "-";
+    const std::string stages = user ? "s" : std::to_string(i.stages);
+    const std::string exps = user && i.lie_group ? "s" : std::to_string(i.exps_per_step);
+    if (md)
+      os << "| `" << i.name << "` | " << i.family << " | " << order << " | " << emb << " | " << stages << " | "
+         << exps << " | " << (i.is_explicit ? "yes" : "no") << " | " << md_cell(i.description) << " | "
+         << md_cell(i.source) << " |\n";
+    else
+      os << "  " << std::left << std::setw(18) << i.name << std::setw(11) << i.family << std::setw(8) << order
+         << std::setw(10) << emb << std::setw(8) << stages << std::setw(11) << exps << std::setw(10)
+         << (i.is_explicit ? "yes" : "no") << i.description << "  " << i.source << "\n";
+  }
+}
+
+void list_models(std::ostream& os, bool md) {
+  if (md) os << "| model | description | source |\n|---|---|---|\n";
+  else os << "Models:\n";
+  for (const auto* m : ModelRegistry::instance().all()) {
+    if (md) os << "| `" << m->name << "` | " << m->summary << " | " << m->source << " |\n";
+    else os << "  " << std::left << std::setw(24) << m->name << m->summary << "  " << m->source << "\n";
+  }
+}
+
+void list_studies(std::ostream& os, bool md) {
+  if (md) os << "| study | description | report tables |\n|---|---|---|\n";
+  else os << "Studies (key `study`):\n";
+  for (const auto* s : StudyRegistry::instance().all()) {
+    if (md) os << "| `" << s->name << "` | " << s->summary << " | " << s->tables << " |\n";
+    else os << "  " << std::left << std::setw(14) << s->name << s->summary << "\n";
+  }
+}
+
+int cmd_list(const std::vector<std::string>& args) {
+  bool md = false;
+  std::string what = "all";
+  for (const auto& a : args) {
+    if (a == "--markdown") md = true;
+    else if (a == "groups" || a == "methods" || a == "models" || a == "studies" || a == "keys" || a == "all") what = a;
+    else throw UsageError("`liebench list` got '" + a + "'; allowed: groups, methods, models, studies, keys, --markdown");
+  }
+  if (g_rank != 0) return 0;
+  std::ostream& os = std::cout;
+  if (what == "groups" || what == "all") list_groups(os, md);
+  if (what == "all") os << "\n";
+  if (what == "methods" || what == "all") list_methods(os, md);
+  if (what == "all") os << "\n";
+  if (what == "models" || what == "all") list_models(os, md);
+  if (what == "all") os << "\n";
+  if (what == "studies" || what == "all") list_studies(os, md);
+  if (what == "keys") {
+    if (md) os << OptionCatalog::instance().markdown();
+    else os << OptionCatalog::instance().description();
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------------ run
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot open experiment file '" + path + "' (no such file or not readable)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string translate_po_error(const po::error& e, const std::string& where) {
+  if (auto* u = dynamic_cast<const po::unknown_option*>(&e)) {
+    std::string key = u->get_option_name();  // "--bogus=1" -> "bogus"
+    key = key.substr(std::min(key.find_first_not_of('-'), key.size()));
+    key = key.substr(0, key.find('='));
+    return "unknown key '" + key + "'" + where +
+           "; run `liebench run --help` for the list of keys (or `liebench list keys`)";
+  }
+  if (auto* m = dynamic_cast<const po::multiple_occurrences*>(&e))
+    return "key '" + m->get_option_name() + "' given more than once" + where;
+  return std::string(e.what()) + where;
+}
+
+int cmd_run(int argc, char** argv) {
+  po::options_description cli("liebench run options", 100, 50);
+  cli.add_options()("help,h", "print every key with its default and exit")(
+      "output,o", po::value<std::string>(), "result file (.h5); default results/<experiment name>.h5")(
+      "force", po::bool_switch(), "overwrite an existing result file")(
+      "quiet,q", po::bool_switch(), "no progress output")(
+      "check", po::bool_switch(), "validate the experiment (keys, grid, models, methods, output path) and exit without "
+                                  "running or writing anything")(
+      "part", po::value<std::string>(), "run only part I of N of the study grid, as I/N (merge with `liebench merge`)");
+  po::options_description keys = OptionCatalog::instance().description();
+  po::options_description all;
+  all.add(cli).add(keys);
+  po::options_description pos_only;
+  pos_only.add_options()("config", po::value<std::string>(), "experiment file");
+  po::options_description parse_desc;
+  parse_desc.add(all).add(pos_only);
+  po::positional_options_description pos;
+  pos.add("config", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(parse_desc).positional(pos).run(), vm);
+  } catch (const po::error& e) {
+    throw UsageError(translate_po_error(e, " on the command line"));
+  }
+  if (vm.count("help")) {
+    if (g_rank == 0)
+      std::cout << "usage: liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]\n\n"
+                << "The study kind is the key `study` (" << StudyRegistry::instance().names()
+                << "); every key below can be set in the\n"
+                   "experiment file (`key = value`, or `[section]` + `key = value` for `section.key`) and\n"
+                   "overridden on the command line (`--key=value`). Lists are comma separated; a list of\n"
+                   "methods, steps, dt or tol is a grid axis, and `grid` adds axes over any other key.\n\n"
+                << cli << "\n"
+                << keys << "\n";
+    return 0;
+  }
+  if (!vm.count("config")) throw UsageError("`liebench run` needs an experiment file: liebench run FILE.cfg");
+  const std::string file = vm["config"].as<std::string>();
+  const std::string text = read_file(file);
+  try {
+    std::istringstream in(text);
+    po::store(po::parse_config_file(in, keys, false), vm);
+  } catch (const po::error& e) {
+    throw UsageError(translate_po_error(e, " in " + file));
+  }
+  po::notify(vm);
+
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) {
+    if (i) command_line += ' ';
+    command_line += argv[i];
+  }
+  const Config cfg(vm, text, command_line, file);
+
+  RunRequest req;
+  if (vm.count("output")) {
+    req.output = vm["output"].as<std::string>();
+  } else {
+    std::string base = file.substr(file.find_last_of('/') + 1);
+    if (base.size() > 4 && base.substr(base.size() - 4) == ".cfg") base = base.substr(0, base.size() - 4);
+    req.output = "results/" + base + ".h5";
+  }
+  req.force = vm["force"].as<bool>();
+  req.progress = !vm["quiet"].as<bool>();
+  if (vm.count("part")) {
+    const std::string p = vm["part"].as<std::string>();
+    const auto slash = p.find('/');
+    if (slash == std::string::npos)
+      throw UsageError("option --part has value '" + p + "'; expected I/N with 1 <= I <= N, e.g. --part 2/3");
+    req.part_index = parse_int("part", p.substr(0, slash));
+    req.part_count = parse_int("part", p.substr(slash + 1));
+    if (req.part_count < 1 || req.part_index < 1 || req.part_index > req.part_count)
+      throw UsageError("option --part has value '" + p + "'; expected I/N with 1 <= I <= N, e.g. --part 2/3");
+    req.part_index -= 1;
+  }
+  par::Context ctx(MPI_COMM_WORLD, cfg.get_bool("deterministic", true));
+  if (vm["check"].as<bool>()) {
+    check_study(cfg, ctx, req);
+    if (g_rank == 0) std::cerr << "liebench: " << file << " is valid (nothing was run or written)\n";
+    return 0;
+  }
+  run_study(cfg, ctx, req);
+  return 0;
+}
+
+}  // namespace
+
+int lie::liebench_main(int argc_in, char** argv_in) {
+  int provided = 0;
+  MPI_Init_thread(&argc_in, &argv_in, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  int status = 0;
+  std::vector<std::string> args_kept;
+  std::vector<char*> argv_kept;
+  int argc = argc_in;
+  char** argv = argv_in;
+  try {
+    if (!registration_problems().empty())
+      throw std::logic_error("registration: " + registration_problems().front());
+    // Plugins first: their keys, models and methods must be known before anything is parsed.
+    args_kept = load_plugins(argc_in, argv_in);
+    for (auto& a : args_kept) argv_kept.push_back(a.data());
+    argv_kept.push_back(nullptr);
+    argc = static_cast<int>(args_kept.size());
+    argv = argv_kept.data();
+    if (argc < 2) {
+      if (g_rank == 0) print_usage(std::cerr);
+      status = 2;
+    } else {
+      const std::string cmd = argv[1];
+      std::vector<std::string> rest(argv + 2, argv + argc);
+      if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        if (g_rank == 0) print_usage(std::cout);
+      } else if (cmd == "--version" || cmd == "-V") {
+        if (g_rank == 0) std::cout << version_text();
+      } else if (cmd == "list") {
+        status = cmd_list(rest);
+      } else if (cmd == "run") {
+        status = cmd_run(argc - 1, argv + 1);
+      } else if (const CommandEntry* c = CommandRegistry::instance().find(cmd)) {
+        status = c->main(rest);
+      } else {
+        throw UsageError("unknown command '" + cmd + "'; run `liebench --help`");
+      }
+    }
+  } catch (const UsageError& e) {
+    if (g_rank == 0) std::cerr << "liebench: error: " << e.what() << "\n";
+    status = 2;
+  } catch (const studies::Interrupted& e) {
+    // A signal stopped a study: every rank got here together; 128 + signal as a shell would.
+    if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
+    status = 128 + e.signal();
+  } catch (const std::exception& e) {
+    std::cerr << "liebench: failure" << (g_rank ? " on rank " + std::to_string(g_rank) : std::string()) << ": "
+              << e.what() << "\n";
+    status = 1;
+  }
+  int global = status;
+  MPI_Allreduce(&status, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return global;
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The installable library (issue 13):
+#  - `cmake --install` puts the program, libliebench, the headers, the CMake package, the
+#    experiments, the plotting and SLURM scripts and the example plugin under a prefix, and the
+#    installed program runs from there;
+#  - examples/plugin (a model and a method outside the source tree) builds against the installed
+#    package with find_package(LieBench), as a run-time plugin and as the user's own executable;
+#    a convergence study of the plugin's model with the plugin's method shows its order 3 (and
+#    rkmk4 order 4), and both ways (and 1 or 2 ranks) give the same bits;
+#  - a bad or duplicate plugin is refused with one line and exit 2;
+#  - the project configures without GTest and Google Benchmark when tests and benchmarks are off,
+#    and as a subdirectory of another project (add_subdirectory);
+#  - `cpack -G DEB` makes a package with the files and the declared dependencies.
+source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
+BUILD="$(dirname "$LB")"
+P="$W/prefix"
+export CCACHE_DISABLE=1
+
+if cmake --install "$BUILD" --prefix "$P" >install.log 2>&1; then ok "cmake --install"
+else bad "cmake --install failed: $(tail -n 5 install.log)"; finish; fi
+for f in bin/liebench lib/libliebench.so include/liebench/methods/stepper.hpp include/liebench/app/liebench_main.hpp \
+         lib/cmake/LieBench/LieBenchConfig.cmake lib/cmake/LieBench/LieBenchConfigVersion.cmake \
+         lib/cmake/LieBench/LieBenchTargets.cmake share/liebench/experiments/P_fig5_double_pendulum_convergence.cfg \
+         share/liebench/studies/plots/plot_study.py share/liebench/slurm/submit.sh \
+         share/liebench/examples/plugin/CMakeLists.txt share/doc/liebench/LICENSE share/doc/liebench/CITATION.cff; do
+  [[ -e "$P/$f" ]] || bad "not installed: $f"
+done
+expect_status "installed program runs (rpath to its library)" 0 "liebench" env -u LD_LIBRARY_PATH "$P/bin/liebench" --version
+
+# The example, copied out of the installed share/ as a user would.
+cp -r "$P/share/liebench/examples/plugin" "$W/plugin"
+if cmake -S "$W/plugin" -B "$W/plugin/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >cfg.log 2>&1 &&
+   cmake --build "$W/plugin/build" -j 2 >build.log 2>&1; then ok "examples/plugin builds against the installed package"
+else bad "examples/plugin build: $(tail -n 20 cfg.log build.log 2>&1)"; finish; fi
+PLUGIN="$W/plugin/build/liebench_example_plugin.so"
+MINE="$W/plugin/build/my_liebench"
+
+expect_status "list with --plugin shows the plugin's method" 0 "rkmk_ralston3" "$P/bin/liebench" list methods --plugin="$PLUGIN"
+expect_status "list with LIEBENCH_PLUGINS shows the plugin's model" 0 "neumann" env LIEBENCH_PLUGINS="$PLUGIN" "$P/bin/liebench" list models
+expect_status "own executable lists the linked-in model" 0 "neumann" "$MINE" list models
+expect_status "missing plugin: one line, exit 2" 2 "plugin '$W/nope.so' could not be loaded" "$P/bin/liebench" list --plugin="$W/nope.so"
+expect_status "duplicate registration refused" 2 "'neumann' is registered twice" "$MINE" list --plugin="$PLUGIN"
+
+check_orders() {  # FILE.h5: rkmk_ralston3 order 3, rkmk4 order 4, within 0.2
+  /usr/bin/python3 - "$1" <<'PY'
+import sys, h5py
+a = h5py.File(sys.argv[1], "r")["analysis/convergence"]
+want = {"rkmk_ralston3": 3, "rkmk4": 4}
+seen = {}
+for m, p, o in zip(a["method"][()], a["nominal_order"][()], a["observed_order"][()]):
+    seen[m.decode()] = (p, o)
+    print(f"   {m.decode():14s} nominal {p} observed {o:.3f}")
+sys.exit(0 if set(seen) == set(want) and all(seen[m][0] == want[m] and abs(seen[m][1] - want[m]) <= 0.2 for m in want) else 1)
+PY
+}
+CFG="$W/plugin/neumann_convergence.cfg"  # names the plugin with the key `plugin` (relative path)
+if "$P/bin/liebench" run "$CFG" -o plugin.h5 --quiet >run1.log 2>&1 && check_orders plugin.h5; then
+  ok "plugin (key in the experiment file): observed orders 3 and 4"
+else bad "plugin convergence: $(cat run1.log)"; fi
+if "${MPIRUN[@]}" -n 2 "$MINE" run "$CFG" --plugin= -o mine.h5 --quiet >run2.log 2>&1 && check_orders mine.h5; then
+  ok "own executable on 2 ranks: observed orders 3 and 4"
+else bad "own executable convergence: $(cat run2.log)"; fi
+if [[ -f plugin.h5 && -f mine.h5 ]] &&
+   cmp -s <(h5dump -d /summary/error plugin.h5 | tail -n +2) <(h5dump -d /summary/error mine.h5 | tail -n +2); then
+  ok "plugin on 1 rank and own executable on 2 ranks: bitwise the same errors"
+else bad "errors differ between the plugin run and the own-executable run"; fi
+
+# Tests and benchmarks off: neither GTest nor Google Benchmark is looked for.
+if cmake -S "$SRC" -B "$W/notests" -G Ninja -DLIEBENCH_BUILD_TESTS=OFF -DLIEBENCH_BUILD_BENCHMARKS=OFF \
+     -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >notests.log 2>&1; then
+  ok "configures without GTest and Google Benchmark"
+else bad "configure without tests: $(tail -n 5 notests.log)"; fi
+# add_subdirectory from a parent project (configure; the build is the same as the project's own).
+mkdir -p "$W/parent"
+cat >"$W/parent/CMakeLists.txt" <<CMK
+cmake_minimum_required(VERSION 3.25)
+project(parent LANGUAGES C CXX)
+add_subdirectory("$SRC" liebench)
+add_executable(parent_main "$W/plugin/my_liebench.cpp")
+target_link_libraries(parent_main PRIVATE LieBench::core)
+CMK
+if cmake -S "$W/parent" -B "$W/parent/build" -G Ninja >parent.log 2>&1 && ! grep -q "liebench_unit_tests" "$W/parent/build/build.ninja"; then
+  ok "add_subdirectory: configures, LieBench::core available, tests off in a subproject"
+else bad "add_subdirectory: $(tail -n 5 parent.log)"; fi
+
+# The Debian package.
+if (cd "$BUILD" && cpack -G DEB -B "$W/deb" >"$W/cpack.log" 2>&1); then
+  DEB=$(ls "$W"/deb/liebench_*.deb 2>/dev/null | head -1)
+  if [[ -n "$DEB" ]]; then
+    contents=$(dpkg-deb --contents "$DEB"); info=$(dpkg-deb --info "$DEB")
+    for f in ./usr/bin/liebench ./usr/lib/libliebench.so ./usr/include/liebench/models/model.hpp \
+             ./usr/lib/cmake/LieBench/LieBenchConfig.cmake ./usr/share/liebench/experiments/P_fig5_double_pendulum_convergence.cfg; do
+      [[ "$contents" == *"$f"* ]] || bad ".deb lacks $f"
+    done
+    [[ "$info" == *"Depends:"*"libhdf5-openmpi-103-1"* && "$info" == *"openmpi-bin"* ]] && ok ".deb declares its dependencies" ||
+      bad ".deb dependencies: $info"
+  else bad "cpack made no .deb: $(tail -n 5 "$W/cpack.log")"; fi
+else bad "cpack failed: $(tail -n 5 "$W/cpack.log")"; fi
+finish
