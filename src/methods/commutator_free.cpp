@@ -1,9 +1,14 @@
 #include "methods/commutator_free.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <iomanip>
 #include <map>
+#include <sstream>
 #include <stdexcept>
+
+#include "methods/order_conditions.hpp"
 
 namespace lie {
 
@@ -222,6 +227,175 @@ CfTable cf_embedded_member(const CfTable& t) {
   return e;
 }
 
+// ---------------------------------------------------------------- user tables (keys cf.*)
+namespace {
+
+constexpr int kMaxUserCfStages = 12;
+
+std::vector<OptionSpec> cf_key_specs() {
+  std::vector<OptionSpec> v = {
+      {"cf.name", OptionType::String, "user_cf", "name of the user commutator-free method (method cf_user)", {}, "cf"},
+      {"cf.output", OptionType::String, "",
+       "output exponentials of a user CF/CG method: rows beta_j (coefficients of f_1..f_s, fractions p/q allowed) "
+       "separated by ';', the first acting first; optional prefix \"Yk:\" applies them to stage k instead of y_n",
+       {}, "cf"},
+      {"cf.embedded", OptionType::String, "", "embedded output of a user CF method (format of cf.output; optional)",
+       {}, "cf"},
+      {"cf.c", OptionType::String, "", "nodes c_1..c_s of a user CF method (optional; checked against the sums)", {},
+       "cf"},
+  };
+  for (int r = 2; r <= kMaxUserCfStages; ++r)
+    v.push_back({"cf.stage" + std::to_string(r), OptionType::String, "",
+                 "stage " + std::to_string(r) + " of a user CF method: exponentials alpha_{" + std::to_string(r) +
+                     ",j} in the format of cf.output",
+                 {}, "cf"});
+  return v;
+}
+const bool kCfKeys = declare_options(cf_key_specs());
+
+std::string trim_copy(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n\"");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n\"");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<double> parse_row(const std::string& key, const std::string& text) {
+  std::vector<double> v;
+  std::string cur;
+  for (char ch : text + ",") {
+    if (ch == ',' || ch == ' ' || ch == '\t') {
+      if (!cur.empty()) v.push_back(parse_coefficient(key, cur));
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  return v;
+}
+
+// "[Yk:] row; row; ..." -> CfMap over s stages.
+CfMap parse_cf_map(const std::string& key, const std::string& value, std::size_t s) {
+  CfMap m;
+  std::string text = trim_copy(value);
+  const auto colon = text.find(':');
+  if (colon != std::string::npos) {
+    const std::string base = trim_copy(text.substr(0, colon));
+    std::size_t k = 0;
+    const bool ok = base.size() >= 2 && (base[0] == 'Y' || base[0] == 'y') &&
+                    base.find_first_not_of("0123456789", 1) == std::string::npos &&
+                    (k = std::stoul(base.substr(1))) >= 1;
+    if (!ok)
+      throw UsageError("key '" + key + "' has base point '" + base + "'; write Yk: with k the stage (Y1 = y_n)");
+    m.base = static_cast<int>(k - 1);
+    text = text.substr(colon + 1);
+  }
+  std::vector<std::string> rows(1);
+  for (char ch : text) {
+    if (ch == ';') rows.emplace_back();
+    else rows.back() += ch;
+  }
+  if (rows.size() > 1 && trim_copy(rows.back()).empty()) rows.pop_back();
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    std::vector<double> row = parse_row(key, rows[j]);
+    if (row.empty())
+      throw UsageError("key '" + key + "': exponential " + std::to_string(j + 1) +
+                       " is empty; give its coefficients of f_1..f_s (0 for none)");
+    if (row.size() > s)
+      throw UsageError("key '" + key + "': exponential " + std::to_string(j + 1) + " has " +
+                       std::to_string(row.size()) + " coefficients, more than the s = " + std::to_string(s) +
+                       " stages (1 + the highest cf.stageK key set)");
+    row.resize(s, 0.0);
+    m.exps.push_back(std::move(row));
+  }
+  return m;
+}
+
+}  // namespace
+
+bool has_cf_user_table(const Config& cfg) { return cfg.was_set("cf.output"); }
+
+CfTable cf_table_from_config(const Config& cfg) {
+  if (!cfg.was_set("cf.output"))
+    throw UsageError("a user commutator-free method needs key 'cf.output' (and cf.stage2, cf.stage3, ... for its "
+                     "stages; section [cf] of the experiment file); see `liebench run --help`");
+  int last = 1;
+  for (int r = 2; r <= kMaxUserCfStages; ++r)
+    if (cfg.was_set("cf.stage" + std::to_string(r))) last = r;
+  for (int r = 2; r < last; ++r)
+    if (!cfg.was_set("cf.stage" + std::to_string(r)))
+      throw UsageError("key 'cf.stage" + std::to_string(r) + "' is missing but cf.stage" + std::to_string(last) +
+                       " is set; stages are numbered 2, 3, ... without gaps (stage 1 is y_n)");
+  const std::size_t s = static_cast<std::size_t>(last);
+  CfTable t;
+  t.name = cfg.get_string("cf.name");
+  t.source = "user CF table (experiment file)";
+  t.stages = last;
+  t.stage.push_back(CfMap{});
+  for (int r = 2; r <= last; ++r) {
+    const std::string key = "cf.stage" + std::to_string(r);
+    t.stage.push_back(parse_cf_map(key, cfg.get_string(key), s));
+  }
+  t.output = parse_cf_map("cf.output", cfg.get_string("cf.output"), s);
+  const bool embedded = cfg.was_set("cf.embedded");
+  if (embedded) t.embedded = parse_cf_map("cf.embedded", cfg.get_string("cf.embedded"), s);
+  t.embedded_order = embedded ? 1 : 0;  // provisional (has_embedded() during validation)
+  try {
+    t.validate();
+  } catch (const std::logic_error& e) {
+    throw UsageError(std::string(e.what()) + " (keys cf.*)");
+  }
+  const double tol = cfg.get_double("tableau.tolerance");
+  if (cfg.was_set("cf.c")) {
+    const std::vector<double> c = parse_row("cf.c", cfg.get_string("cf.c"));
+    if (c.size() != s)
+      throw UsageError("key 'cf.c' has " + std::to_string(c.size()) + " nodes; the method has s = " +
+                       std::to_string(s) + " stages");
+    for (std::size_t r = 0; r < s; ++r)
+      if (std::fabs(c[r] - t.c(static_cast<int>(r))) > tol)
+        throw UsageError("key 'cf.c': c_" + std::to_string(r + 1) + " = " + std::to_string(c[r]) +
+                         " but the coefficients of stage " + std::to_string(r + 1) + " (with its base chain) sum to " +
+                         std::to_string(t.c(static_cast<int>(r))) + "; every stage's coefficients must sum to its node");
+  }
+  const TableOrders o = table_orders(t.underlying(), tol);
+  t.order = o.main.order;
+  t.embedded_order = embedded ? o.embedded.order : 0;
+  if (t.order < 1)
+    throw UsageError("user CF method '" + t.name + "': the output's coefficients sum to " +
+                     std::to_string(o.main.conditions.front().phi) +
+                     ", not 1 (first-order condition of the underlying method)");
+  if (embedded && t.embedded_order < 1)
+    throw UsageError("user CF method '" + t.name + "': the coefficients of cf.embedded do not sum to 1");
+  return t;
+}
+
+std::string format_cf_table(const CfTable& t) {
+  std::ostringstream os;
+  os << std::setprecision(10);
+  auto map_text = [&](const CfMap& m) {
+    std::ostringstream ms;
+    ms << std::setprecision(10);
+    for (std::size_t j = m.exps.size(); j-- > 0;) {
+      ms << "exp(h(";
+      bool any = false;
+      for (std::size_t k = 0; k < m.exps[j].size(); ++k)
+        if (m.exps[j][k] != 0.0) {
+          ms << (any ? " + " : "") << m.exps[j][k] << " f" << k + 1;
+          any = true;
+        }
+      ms << (any ? "" : "0") << ")) ";
+    }
+    ms << (m.base == 0 ? "y_n" : "Y" + std::to_string(m.base + 1));
+    return ms.str();
+  };
+  os << "commutator-free method '" << t.name << "' (" << t.stages << " stages)\n";
+  for (int r = 1; r < t.stages; ++r)
+    os << "  Y" << r + 1 << " = " << map_text(t.stage[static_cast<std::size_t>(r)]) << "   (c = " << t.c(r) << ")\n";
+  os << "  y_{n+1} = " << map_text(t.output) << "\n";
+  if (t.has_embedded()) os << "  y~_{n+1} = " << map_text(t.embedded) << "\n";
+  return os.str();
+}
+
 // ---------------------------------------------------------------- stepper
 CommutatorFreeStepper::CommutatorFreeStepper(MethodInfo info, CfTable table)
     : info_(std::move(info)), table_(std::move(table)) {
@@ -337,5 +511,30 @@ LIEBENCH_REGISTER(MethodEntry, cf_entry("cf43", "CF 4(3) pair: cf4 plus stage Yb
 LIEBENCH_REGISTER(MethodEntry, cf_entry("cf32a", "CF 3(2) pair, update reuses the exponential of stage 2"))
 LIEBENCH_REGISTER(MethodEntry, cf_entry("cf32b", "CF 3(2) pair, update reuses the exponential of stage 3"))
 LIEBENCH_REGISTER(MethodEntry, cf_entry("cg3", "Crouch-Grossman method of order 3 (one field per exponential)"))
+
+namespace {
+MethodEntry cf_user_entry() {
+  MethodInfo info;
+  info.name = "cf_user";
+  info.family = "cf";
+  info.description =
+      "commutator-free or Crouch-Grossman method from user coefficient tables (keys cf.*; order of the underlying "
+      "classical method, `liebench tableau FILE.cfg`)";
+  info.source = "user";
+  return {"cf_user", info, [info](const Config& cfg) {
+            const CfTable t = cf_table_from_config(cfg);
+            MethodInfo m = info;
+            m.order = t.order;
+            m.embedded_order = t.embedded_order;
+            m.stages = t.evaluations(true);
+            m.exps_per_step = t.exponentials(true);
+            m.description = "CF, user table '" + t.name + "' (order of the underlying classical method)";
+            m.source = "user CF table";
+            return std::make_unique<CommutatorFreeStepper>(m, t);
+          }};
+}
+}  // namespace
+
+LIEBENCH_REGISTER(MethodEntry, cf_user_entry())
 
 }  // namespace lie

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "io/config.hpp"
 #include "methods/butcher.hpp"
 #include "methods/stepper.hpp"
 
@@ -60,6 +61,26 @@ const CfTable& cf_table(const std::string& name);
 std::vector<std::string> cf_table_names();
 /// The embedded output run as the main method (fixed-step order measurement of the member).
 CfTable cf_embedded_member(const CfTable& t);
+
+/// A user commutator-free (or Crouch-Grossman) method from the keys cf.* of an experiment file
+/// (method cf_user, `liebench tableau FILE.cfg`):
+///   cf.stage2 .. cf.stage12   stage r: its exponentials, first acting first, separated by ';',
+///                             each the coefficients alpha^1_{r,j} .. alpha^s_{r,j} of f_1..f_s
+///                             (short rows are padded with 0; reals or fractions p/q); an optional
+///                             prefix "Yk:" makes stage k the base point instead of y_n = Y1
+///   cf.output                 the output's exponentials beta_j (same format; "Yk:" allowed)
+///   cf.embedded               optional embedded output: makes the method an adaptive pair
+///   cf.c                      optional nodes c_1..c_s, checked against the coefficient sums
+///   cf.name                   its name
+/// The number of stages s is 1 + the highest stage key set (stages must be contiguous). The
+/// orders are those of the underlying classical method (order conditions up to order 8,
+/// tolerance tableau.tolerance): an upper bound of the Lie group order, which needs further
+/// conditions (Owren 2006) and is measured in the tests. Throws UsageError naming the key.
+CfTable cf_table_from_config(const Config& cfg);
+/// True if the configuration defines a user CF method (cf.output set).
+bool has_cf_user_table(const Config& cfg);
+/// Human-readable listing of the stages, exponentials, base points and nodes c_r.
+std::string format_cf_table(const CfTable& t);
 
 class CommutatorFreeStepper final : public Stepper {
  public:

@@ -1,7 +1,8 @@
 // `liebench tableau FILE.cfg | NAME | --all`: checks the classical order conditions (rooted
 // trees up to order 8, order_conditions.hpp) of a user Butcher tableau in an experiment file
-// (keys tableau.*), of a built-in table, or of every built-in table, and prints the residual of
-// every condition and the orders found.
+// (keys tableau.*) or of the classical method underlying a user commutator-free method (keys
+// cf.*), of a built-in table, or of every built-in table, and prints the residual of every
+// condition and the orders found.
 #include <mpi.h>
 
 #include <cmath>
@@ -120,6 +121,17 @@ int tableau_main(const std::vector<std::string>& args) {
           check_one(cf.underlying(), 1e-10, true, false);
   } else {
     const Config cfg = Config::from_file(arg);
+    if (has_cf_user_table(cfg)) {
+      const CfTable cf = cf_table_from_config(cfg);
+      out = "user commutator-free method from " + arg + "\n" + format_cf_table(cf) +
+            "\nconsistency: every stage's coefficients (with its base chain) sum to its node c_r (listed above);\n"
+            "the classical order conditions of the underlying Runge-Kutta method (a_rk = sum_j alpha^k_rj,\n"
+            "b_r = sum_j beta^r_j, [P] 2.2) bound the order of the Lie group method, which needs further\n"
+            "conditions (Owren, J. Phys. A 39 (2006)) and is measured, not computed, by the tests.\n\n" +
+            check_one(cf.underlying(), cfg.get_double("tableau.tolerance"), false, false);
+      if (rank == 0) std::cout << out;
+      return 0;
+    }
     const ButcherTable t = butcher_table_from_config(cfg);
     out = "user tableau from " + arg + "\n" + check_one(t, cfg.get_double("tableau.tolerance"), false, true);
   }
@@ -131,7 +143,8 @@ int tableau_main(const std::vector<std::string>& args) {
 
 LIEBENCH_REGISTER(CommandEntry, CommandEntry{"tableau", "tableau FILE.cfg | NAME | --all",
                                              "order conditions (rooted trees up to order 8) of a user Butcher tableau "
-                                             "(keys tableau.*), of a built-in table NAME, or of all built-in tables",
+                                             "(keys tableau.*) or user CF method (keys cf.*), of a built-in table "
+                                             "NAME, or of all built-in tables",
                                              &tableau_main})
 
 }  // namespace lie

@@ -9,6 +9,12 @@
 // dipolar_kernel.hpp (soft sphere 4 eps (s/r)^12, optional -4 eps (s/r)^6, point dipoles
 // mu_i = Q_i mubar with coupling kappa). All pairs, unbounded domain ([K]), optional cutoff.
 //
+// Classical baselines integrate Model::ambient_field = psi_*(f(y)), i.e. [K] eq. (3.4) above with
+// Q in R^{3x3} unconstrained (Q' = Q hat(I^-1 m) off SO(3) too). [K] compares RKMK methods only
+// and has no classical baseline; this is the suite's choice (the direct embedding of (3.4), as in
+// [P] 5.2 for the chain). Not [L] Example 5: [L]'s magnetic dipoles are pendula on (S^2)^n, a
+// different model that the suite does not implement.
+//
 // Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
 // Each vector-field evaluation allgathers (q_j, kappa mu_j) of all bodies; then, with
 // `deterministic = true` (default), every local body sums over all partners j in global index

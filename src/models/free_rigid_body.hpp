@@ -10,6 +10,11 @@
 // Exact solution (RigidBodyExact below): Jacobi elliptic functions for m(t), and for Q(t) the
 // classical reduction to one angle about the fixed spatial momentum, an elliptic integral of
 // the third kind (Boost.Math). The body is a single component, owned by rank 0 (root_owned.hpp).
+//
+// Classical baselines integrate Model::ambient_field = psi_*(f(y)) in R^3 (x R^9): Euler's
+// equations m' = m x I^-1 m exactly as [K] eq. (3.1) (a vector field on R^3: no extension is
+// involved) and Q' = Q hat(I^-1 m) for Q in R^{3x3}. [K] and [P] use no classical baseline for
+// this model; it is the suite's choice.
 #include <array>
 
 #include "groups/so3.hpp"

@@ -29,6 +29,10 @@
 //   casimir_gamma_norm = |Gamma|, casimir_pi_dot_gamma = Pi.Gamma (Casimirs of se(3)*; on T*SO(3)
 //   Pi.Gamma = pi.Gamma0 is the momentum of the rotations about Gamma0), orthogonality_error.
 // The top is one component, owned by rank 0 (root_owned.hpp).
+// Classical baselines integrate Model::ambient_field = psi_*(f(y)) of the chosen formulation in
+// the embedding space (Q in R^{3x3}; lie_poisson: (Pi, Gamma) in R^6, where psi_*(f) is exactly
+// eqs. (23)-(24) for any (Pi, Gamma)). [P] 3.4 and Figs 2-3 compare Lie group (SLGI) methods only
+// and give no classical baseline for the heavy top: the embedded equations are the suite's choice.
 #include <array>
 
 #include "groups/so3.hpp"

@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -57,6 +58,11 @@ const bool kKeys = declare_options({
      "angular accelerations: tridiagonal = O(N) tension solve (distributed); dense = Cholesky of the 3N x 3N "
      "R(q) of [P] 5.2 (O(N^3), one rank, N <= 2000; for checks and timing ratios)",
      {"tridiagonal", "dense"}, "nfold_pendulum"},
+    {"nfold_pendulum.classical_field", OptionType::Choice, "paper",
+     "field the classical methods (rk4, dopri54, ..._proj) integrate in R^6N: paper = [P] 5.2's q_i' = w_i x q_i, "
+     "R(q) w' = F(q, w) written for any q (the papers' RK4/ODE45 baselines); lie_algebra = psi_*(f(y)), which agrees "
+     "with it only on (TS^2)^N",
+     {"paper", "lie_algebra"}, "nfold_pendulum"},
 });
 
 
@@ -239,6 +245,9 @@ std::unique_ptr<Model> NFoldPendulum::create(const Config& cfg, par::Context& ct
   p.solver = cfg.get_choice("nfold_pendulum.solver", {"tridiagonal", "dense"}) == "dense"
                  ? NFoldPendulumParams::Solver::Dense
                  : NFoldPendulumParams::Solver::Tridiagonal;
+  p.classical_field = cfg.get_choice("nfold_pendulum.classical_field", {"paper", "lie_algebra"}) == "paper"
+                          ? NFoldPendulumParams::ClassicalField::Paper
+                          : NFoldPendulumParams::ClassicalField::LieAlgebra;
   return std::make_unique<NFoldPendulum>(std::move(p), ctx);
 }
 
@@ -428,9 +437,92 @@ Eigen::VectorXd NFoldPendulum::dense_rhs(const double* y) const {
 void NFoldPendulum::angular_accelerations_dense(const double* y, double* h) const {
   const Eigen::MatrixXd R = dense_matrix(y);
   const Eigen::VectorXd b = dense_rhs(y);
+  Eigen::Map<Eigen::VectorXd> out(h, static_cast<Eigen::Index>(3 * p_.N));
   Eigen::LLT<Eigen::MatrixXd> llt(R);
-  if (llt.info() != Eigen::Success) throw NumericalError("nfold_pendulum: R(q) is not positive definite");
-  Eigen::Map<Eigen::VectorXd>(h, static_cast<Eigen::Index>(3 * p_.N)) = llt.solve(b);
+  if (llt.info() == Eigen::Success) {
+    out = llt.solve(b);
+    return;
+  }
+  // Off the sphere (classical_field = paper at RK stage points) R(q) is symmetric but need not
+  // be definite: R_ij grows like |q_i||q_j|, R_ii does not. It stays invertible near (S^2)^N.
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(R);
+  out = lu.solve(b);
+  if (!out.allFinite()) throw NumericalError("nfold_pendulum: R(q) is singular");
+}
+
+// ---------------------------------------------------------------- classical baselines [P] 5.2
+void NFoldPendulum::ambient_field(double t, const double* y, double* dy) {
+  if (p_.classical_field == NFoldPendulumParams::ClassicalField::LieAlgebra) {
+    Model::ambient_field(t, y, dy);
+    return;
+  }
+  ++n_rhs_;
+  par::ScopedTimer timer(ctx_->timers(), "rhs");
+  if (p_.solver == NFoldPendulumParams::Solver::Dense) angular_accelerations_dense(y, h_.data());
+  else paper_accelerations(y, h_.data());
+  const std::size_t n = layout_.local_size();
+  for (std::size_t li = 0; li < n; ++li) {
+    const double* q = y + 6 * li;
+    cross3(q + 3, q, dy + 6 * li);  // q_i' = w_i x q_i
+    std::copy_n(&h_[3 * li], 3, dy + 6 * li + 3);
+  }
+}
+
+void NFoldPendulum::paper_accelerations(const double* y, double* h) {
+  using M3 = Eigen::Matrix3d;
+  using V3 = Eigen::Vector3d;
+  const std::size_t N = p_.N, n = layout_.local_size(), off = layout_.local_items().begin;
+  const double* Y = y;
+  if (ctx_->size() > 1) {
+    par::ScopedTimer timer(ctx_->timers(), "comm");
+    chain_.resize(6 * N);
+    std::vector<int> counts(static_cast<std::size_t>(ctx_->size())), displs(counts.size());
+    for (int r = 0; r < ctx_->size(); ++r) {
+      const par::Range items = layout_.rank_items(r);
+      counts[static_cast<std::size_t>(r)] = static_cast<int>(6 * items.size());
+      displs[static_cast<std::size_t>(r)] = static_cast<int>(6 * items.begin);
+    }
+    MPI_Allgatherv(y, static_cast<int>(6 * n), MPI_DOUBLE, chain_.data(), counts.data(), displs.data(), MPI_DOUBLE,
+                   ctx_->comm());
+    Y = chain_.data();
+  }
+  elim_C_.resize(N);
+  elim_y_.resize(N);
+  // Block row i: lower z_{i-1} + D z_i + upper z_{i+1} = r_i with A_k = (1 + c_k) Pi_k - c_k I,
+  // Pi_k = q_k q_k^T/|q_k|^2, c_k = S_k L_k (1 - |q_k|^2)/|q_k|^2 (so that Q_k = A_k z_k).
+  auto A = [&](std::size_t k) {
+    const V3 q(Y + 6 * k);
+    const double qq = q.squaredNorm();
+    const double c = suffix_mass(k) * length_.at(k) * (1.0 - qq) / qq;
+    return M3((1.0 + c) / qq * (q * q.transpose()) - c * M3::Identity());
+  };
+  const V3 e3(0.0, 0.0, 1.0);
+  M3 A_prev, A_cur = A(0);
+  for (std::size_t i = 0; i < N; ++i) {
+    const V3 q(Y + 6 * i), w(Y + 6 * i + 3);
+    const double qq = q.squaredNorm(), L = length_.at(i);
+    const M3 A_next = i + 1 < N ? A(i + 1) : M3::Zero();
+    // D = A_i (1/m_i + 1/m_{i-1}) - L_i (I - Pi_i), upper = -A_{i+1}/m_i, lower = -A_{i-1}/m_{i-1}
+    M3 D = A_cur * (mass_.inv(i) + (i > 0 ? mass_.inv(i - 1) : 0.0)) - L * (M3::Identity() - q * q.transpose() / qq);
+    V3 r = (L * w.squaredNorm()) * q;
+    if (i == 0) r -= p_.gravity * e3;
+    if (i > 0) {
+      const M3 lower = -mass_.inv(i - 1) * A_prev;
+      D -= lower * elim_C_[i - 1];
+      r -= lower * elim_y_[i - 1];
+    }
+    const Eigen::PartialPivLU<M3> lu(D);
+    elim_C_[i] = lu.solve(M3(-mass_.inv(i) * A_next));
+    elim_y_[i] = lu.solve(r);
+    A_prev = A_cur;
+    A_cur = A_next;
+  }
+  // Back substitution (z overwrites elim_y_), then w_i' = -q_i x z_i / |q_i|^2 for the local links.
+  for (std::size_t i = N - 1; i-- > 0;) elim_y_[i] -= elim_C_[i] * elim_y_[i + 1];
+  for (std::size_t li = 0; li < n; ++li) {
+    const V3 q(Y + 6 * (off + li));
+    Eigen::Map<V3>(h + 3 * li) = -q.cross(elim_y_[off + li]) / q.squaredNorm();
+  }
 }
 
 // ---------------------------------------------------------------- SphereLagrangian

@@ -27,6 +27,27 @@
 // are exact sums, and bob positions are prefix sums over the same blocks: every result is
 // bitwise identical for every ranks x threads layout with P <= B.
 //
+// Classical baselines (Model::ambient_field, key nfold_pendulum.classical_field):
+//   paper (default): [P] 5.2's equations in the embedding space R^6N, for any q (|q_i| != 1
+//     too, as RK stages leave the sphere):  q_i' = w_i x q_i,  R(q) w' = F(q, w) with exactly
+//     [P]'s R(q) (R_ii = S_i L_i^2 I, R_ij = M_ij q^_i^T q^_j) and
+//     F_i = sum_{j != i} M_ij |w_j|^2 q^_i q_j - S_i g L_i q^_i e3   (S_i = sum_{j>=i} m_j).
+//     These are the equations [P]'s RK4 and ODE45 baselines (Figs 5-7) integrate, and for N = 2
+//     [L] eqs. (31)-(32) (Example 1, its RK45 baseline; [L]'s e3 points along gravity).
+//     O(N) solve (paper_accelerations): dotting row i with q_i gives q_i.w_i' = 0, so with
+//     p_i = q_i x w_i' and Q_i = sum_{k>=i} m_k (E_k - g e3), E_k = sum_{j<=k} L_j (p_j + |w_j|^2 q_j),
+//     row i reads q_i x Q_i = S_i L_i (1 - |q_i|^2) w_i'. Writing Q_i = tau_i q_i - S_i L_i d_i p_i,
+//     d_i = (1 - |q_i|^2)/|q_i|^2, and z_i = tau_i q_i + p_i, the differences
+//     (Q_i - Q_{i+1})/m_i - (Q_{i-1} - Q_i)/m_{i-1} = L_i (p_i + |w_i|^2 q_i)  (i = 1: second
+//     term replaced by -g e3) form a block-tridiagonal 3x3 system in z_i, solved by block
+//     elimination; then w_i' = -q_i x z_i / |q_i|^2. On |q_i| = 1 it is the tension system above.
+//     It runs serially on the gathered chain (every rank the same arithmetic: bitwise equal on
+//     every layout); checked against the dense R(q) solve off the sphere in tests.
+//     With nfold_pendulum.solver = dense the same equations are solved densely (Cholesky; partial-
+//     pivot LU where R(q) is not definite, which can happen far off the sphere).
+//   lie_algebra: psi_*(f(y))|_y = (w_i x q_i, (q_i x h_i) x q_i), another extension of the field
+//     off (TS^2)^N (agrees with paper's on it only), kept for comparison.
+//
 // Energies ([P] 5.2 Lagrangian; gravity along -e3):
 //   T = 1/2 sum_i m_i |x_i'|^2 = 1/2 w^T R(q) w,   U = sum_i (sum_{j>=i} m_j) g L_i e3.q_i.
 #include <Eigen/Core>
@@ -45,6 +66,7 @@ namespace lie {
 struct NFoldPendulumParams {
   enum class Initial { Paper, Random, File, Custom };
   enum class Solver { Tridiagonal, Dense };
+  enum class ClassicalField { Paper, LieAlgebra };
   std::size_t N = 2;  // with initial = File: 0 takes N from the dataset
   std::vector<double> mass = {1.0};    // one value for every link, or N values
   std::vector<double> length = {1.0};  // one value for every link, or N values
@@ -56,6 +78,7 @@ struct NFoldPendulumParams {
   std::string dataset = "/runs/run_00000/final_state";  // ... and its [N][6] dataset of rows (q_i, w_i)
   std::size_t blocks = 0;  // virtual blocks; 0 = NFoldPendulum::default_blocks(N)
   Solver solver = Solver::Tridiagonal;
+  ClassicalField classical_field = ClassicalField::Paper;
 };
 
 class NFoldPendulum final : public Model, public SphereLagrangian {
@@ -82,6 +105,8 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   void vector_field(double t, const double* y, double* xi) override;
   void observables(double t, const double* y, Observables& out) override;
   std::vector<std::string> observable_names() const override;
+  /// The classical methods' field (key nfold_pendulum.classical_field, see above). Collective.
+  void ambient_field(double t, const double* y, double* dy) override;
   ModelCapabilities capabilities() const override;
   std::vector<TrajectoryField> trajectory_fields() const override;
   /// "position" and "velocity" (bob positions x_i and velocities x_i') are prefix sums over
@@ -112,10 +137,13 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   void angular_accelerations(const double* y, double* h);
   const std::vector<double>& tensions() const { return tau_; }
   /// The dense reference of [P] 5.2: R(q) (3N x 3N) and b, and the solution of R w' = b by
-  /// Cholesky (O(N^3)); only with all links on one rank.
+  /// Cholesky (O(N^3); LU if R(q) is not definite off the sphere); only with all links on one rank.
   Eigen::MatrixXd dense_matrix(const double* y) const;
   Eigen::VectorXd dense_rhs(const double* y) const;
   void angular_accelerations_dense(const double* y, double* h) const;
+  /// [P] 5.2's w' = R(q)^-1 F(q, w) at any q (off the sphere too), by the O(N) block
+  /// elimination above (3 per local link). Collective (gathers the chain on every rank).
+  void paper_accelerations(const double* y, double* h);
 
  private:
   // A per-link parameter: one value for all links, or one per link (global index).
@@ -144,6 +172,9 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   double halo_prev_[3] = {0, 0, 0}, halo_next_[3] = {0, 0, 0};
   std::vector<double> tau_, h_;
   std::vector<double> file_state_;  // local rows read from p_.file (initial = File)
+  std::vector<double> chain_, chain_h_;       // gathered chain and its w' (paper_accelerations)
+  std::vector<Eigen::Matrix3d> elim_C_;       // block elimination: D'_i^-1 U_i
+  std::vector<Eigen::Vector3d> elim_y_;       //                    D'_i^-1 r'_i
   bool threaded_ = false;
 };
 

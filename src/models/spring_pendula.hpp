@@ -16,6 +16,12 @@
 // factor se3_on_ts2; f_i = (w_i, dV/dq_i / M_ii), since psi_*(u, v)|(q, w) = (u x q, u x w + v x q)
 // gives q' = w x q and w' = -q x dV/dq / M_ii. Implements SphereLagrangian (lgvi, lgvi_explicit).
 // The four pendula are owned by rank 0 (root_owned.hpp).
+//
+// Classical baselines (rk2, rk2_proj, rk4, dopri54, ...) integrate Model::ambient_field =
+// psi_*(f(y)) in R^24: q_i' = w_i x q_i, w_i' = -q_i x dV/dq_i / (m_i l_i^2), with dV/dq_i the
+// gradient of the V above written for any q (|q_i| != 1 too). This is literally [L] eqs. (34)-(35),
+// the equations [L] integrates with its RK2 and RK2-with-reprojection baselines (Fig. 3), so no
+// separate formulation is needed.
 #include <array>
 
 #include "groups/so3.hpp"

@@ -28,6 +28,11 @@ const bool kKeys = declare_options({
     {"grid", OptionType::String, "",
      "grid over other keys, e.g. \"free_rigid_body.seed=1,2,3; free_rigid_body.attitude=false,true\" (use '|' "
      "between values that contain commas)", {}, "study"},
+    {"zip", OptionType::String, "",
+     "paired grid axes: \"key1 = a1, a2, a3 ; key2 = b1, b2, b3\" runs the points (a1, b1), (a2, b2), (a3, b3) "
+     "instead of the product (every key the same number of values); may pair a step key, e.g. \"nfold_pendulum.N "
+     "= 2, 4, 8 ; steps = 100, 200, 400\" gives each N its own step count (then steps/dt/tol is not set "
+     "separately); multiplied with `grid`, methods and the step axis", {}, "study"},
     {"sample_every", OptionType::NonNegativeInt, "0",
      "record observables every k steps (0: automatic, about 1000 samples per run)", {}, "study"},
     {"sample_dt", OptionType::NonNegativeReal, "0",
@@ -45,7 +50,7 @@ const bool kKeys = declare_options({
 });
 
 // Keys that shape the study itself and cannot be grid axes.
-const std::set<std::string> kStructural = {"study",       "grid",        "methods",    "steps",       "dt",
+const std::set<std::string> kStructural = {"study",       "grid",        "zip",        "methods",    "steps",       "dt",
                                            "tol",         "sample_every", "sample_dt", "save_state",  "state_every",
                                            "scaling.layouts", "reference.method", "reference.steps", "reference.tol",
                                            "progress_interval", "title"};
@@ -122,33 +127,57 @@ std::vector<std::int64_t> parse_step_counts(const std::string& key, const std::s
   return out;
 }
 
-std::vector<GridAxis> parse_grid(const std::string& text) {
+namespace {
+bool is_step_key(const std::string& k) { return k == "steps" || k == "dt" || k == "tol"; }
+
+std::vector<GridAxis> parse_axes(const std::string& text, const std::string& what) {
   std::vector<GridAxis> axes;
   const OptionCatalog& cat = OptionCatalog::instance();
+  const bool zip = what == "zip";
   for (const std::string& part : split(text, ';')) {
     if (trim(part).empty()) continue;
     const auto eq = part.find('=');
     if (eq == std::string::npos)
-      throw UsageError("key 'grid' has entry '" + trim(part) + "'; expected key=v1,v2 (entries separated by ';')");
+      throw UsageError("key '" + what + "' has entry '" + trim(part) + "'; expected key=v1,v2 (entries separated by ';')");
     GridAxis ax;
     ax.key = trim(part.substr(0, eq));
     const std::string vals = part.substr(eq + 1);
     if (!cat.find(ax.key))
-      throw UsageError("key 'grid' names unknown key '" + ax.key + "'; run `liebench run --help` for the list of keys");
-    if (kStructural.count(ax.key) || ax.key.rfind("scaling.", 0) == 0)
-      throw UsageError("key 'grid' names '" + ax.key + "', which shapes the study itself; set it directly (methods, "
-                       "steps, dt and tol are grid axes already)");
+      throw UsageError("key '" + what + "' names unknown key '" + ax.key +
+                       "'; run `liebench run --help` for the list of keys");
+    if ((kStructural.count(ax.key) && !(zip && is_step_key(ax.key))) || ax.key.rfind("scaling.", 0) == 0)
+      throw UsageError("key '" + what + "' names '" + ax.key + "', which shapes the study itself; set it directly " +
+                       (zip ? "(of the study keys only steps, dt or tol can be zipped)"
+                            : "(methods, steps, dt and tol are grid axes already)"));
     for (const auto& a : axes)
-      if (a.key == ax.key) throw UsageError("key 'grid' names '" + ax.key + "' twice");
+      if (a.key == ax.key) throw UsageError("key '" + what + "' names '" + ax.key + "' twice");
     const char sep = vals.find('|') != std::string::npos ? '|' : ',';
     for (const std::string& v : split(vals, sep)) {
       const std::string t = trim(v);
-      if (t.empty()) throw UsageError("key 'grid' has an empty value for '" + ax.key + "'");
-      cat.validate(ax.key, t);
+      if (t.empty()) throw UsageError("key '" + what + "' has an empty value for '" + ax.key + "'");
+      if (!is_step_key(ax.key)) cat.validate(ax.key, t);
       ax.values.push_back(t);
     }
     axes.push_back(std::move(ax));
   }
+  return axes;
+}
+}  // namespace
+
+std::vector<GridAxis> parse_grid(const std::string& text) { return parse_axes(text, "grid"); }
+
+std::vector<GridAxis> parse_zip(const std::string& text) {
+  std::vector<GridAxis> axes = parse_axes(text, "zip");
+  if (axes.empty()) throw UsageError("key 'zip' is empty; give key = v1, v2 ; key2 = w1, w2 (or remove it)");
+  std::size_t steps_keys = 0;
+  for (const auto& a : axes) {
+    steps_keys += is_step_key(a.key) ? 1 : 0;
+    if (a.values.size() != axes[0].values.size())
+      throw UsageError("key 'zip' pairs '" + axes[0].key + "' (" + std::to_string(axes[0].values.size()) +
+                       " values) with '" + a.key + "' (" + std::to_string(a.values.size()) +
+                       " values); zipped keys need the same number of values (use `grid` for the full product)");
+  }
+  if (steps_keys > 1) throw UsageError("key 'zip' names more than one of steps, dt, tol; zip one step axis");
   return axes;
 }
 
@@ -216,10 +245,33 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
                      cfg.get_string("t0"));
   const double span = plan.t_final - plan.t0;
 
+  // ---- zipped axes (parsed first: a zipped step key is the step axis)
+  std::vector<GridAxis> zip_axes;
+  std::vector<std::string> zip_step_items;
+  StepKind zip_step_kind = StepKind::None;
+  if (cfg.was_set("zip") && !cfg.get_string("zip").empty()) {
+    for (auto& a : parse_zip(cfg.get_string("zip"))) {
+      plan.zip_length = a.values.size();
+      if (is_step_key(a.key)) {
+        zip_step_kind = a.key == "steps" ? StepKind::Steps : a.key == "dt" ? StepKind::Dt : StepKind::Tol;
+        zip_step_items = a.values;
+      } else {
+        zip_axes.push_back(std::move(a));
+      }
+    }
+  }
+  plan.zipped_step = zip_step_kind != StepKind::None;
+
   // ---- step axis
   std::vector<StepKind> given;
   for (StepKind k : {StepKind::Steps, StepKind::Dt, StepKind::Tol})
-    if (cfg.was_set(step_kind_key(k)) && !cfg.get_string(step_kind_key(k)).empty()) given.push_back(k);
+    if (cfg.was_set(step_kind_key(k)) && !cfg.get_string(step_kind_key(k)).empty()) {
+      if (plan.zipped_step)
+        throw UsageError("key '" + step_kind_key(k) + "' is set and key 'zip' pairs '" + step_kind_key(zip_step_kind) +
+                         "' with the grid; give the step values in one place (remove '" + step_kind_key(k) + "')");
+      given.push_back(k);
+    }
+  if (plan.zipped_step) given.push_back(zip_step_kind);
   for (StepKind k : given)
     if (std::find(shape.step_kinds.begin(), shape.step_kinds.end(), k) == shape.step_kinds.end()) {
       std::string allowed;
@@ -240,9 +292,21 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
                      ")");
   }
   plan.step_kind = given.empty() ? StepKind::None : given[0];
+  const std::string step_key = plan.zipped_step ? std::string("zip") : step_kind_key(plan.step_kind);
   switch (plan.step_kind) {
-    case StepKind::Steps:
-      for (std::int64_t n : parse_step_counts("steps", cfg.get_string("steps"))) {
+    case StepKind::Steps: {
+      std::vector<std::int64_t> counts;
+      if (plan.zipped_step) {
+        for (const std::string& item : zip_step_items) {
+          const auto c = parse_step_counts("zip", item);
+          if (c.size() != 1)
+            throw UsageError("key 'zip' has step value '" + item + "'; a zipped step count is one integer per point");
+          counts.push_back(c[0]);
+        }
+      } else {
+        counts = parse_step_counts("steps", cfg.get_string("steps"));
+      }
+      for (std::int64_t n : counts) {
         StepValue v;
         v.kind = StepKind::Steps;
         v.steps = n;
@@ -251,13 +315,14 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         plan.step_values.push_back(v);
       }
       break;
+    }
     case StepKind::Dt:
-      for (const std::string& item : cfg.get_list("dt")) {
-        const double dt = parse_double("dt", item);
+      for (const std::string& item : plan.zipped_step ? zip_step_items : cfg.get_list("dt")) {
+        const double dt = parse_double(step_key, item);
         const double n = std::round(span / dt);
         if (n < 1 || std::fabs(n * dt - span) > 1e-9 * span)
-          throw UsageError("key 'dt' has value '" + item + "'; it must divide t_final - t0 = " + fmt(span) +
-                           " (use steps = N instead, or a dt such as " + fmt(span / std::max(1.0, n)) + ")");
+          throw UsageError("key '" + step_key + "' has dt value '" + item + "'; it must divide t_final - t0 = " +
+                           fmt(span) + " (use steps = N instead, or a dt such as " + fmt(span / std::max(1.0, n)) + ")");
         StepValue v;
         v.kind = StepKind::Dt;
         v.steps = static_cast<std::int64_t>(n);
@@ -267,10 +332,11 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
       }
       break;
     case StepKind::Tol:
-      for (const std::string& item : cfg.get_list("tol")) {
+      for (const std::string& item : plan.zipped_step ? zip_step_items : cfg.get_list("tol")) {
         StepValue v;
         v.kind = StepKind::Tol;
-        v.tol = parse_double("tol", item);
+        v.tol = parse_double(step_key, item);
+        if (!(v.tol > 0.0)) throw UsageError("key '" + step_key + "' has tol value '" + item + "'; must be > 0");
         v.text = item;
         plan.step_values.push_back(v);
       }
@@ -289,29 +355,41 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   const bool needs_embedded = shape.embedded_only || plan.step_kind == StepKind::Tol;
 
   // ---- grid axes and layouts
-  if (cfg.was_set("grid")) plan.axes = parse_grid(cfg.get_string("grid"));
+  plan.axes = zip_axes;
+  plan.zipped_axes = zip_axes.size();
+  if (cfg.was_set("grid"))
+    for (auto& a : parse_grid(cfg.get_string("grid"))) {
+      for (const auto& z : zip_axes)
+        if (z.key == a.key) throw UsageError("key '" + a.key + "' is in both 'zip' and 'grid'; name it in one of them");
+      plan.axes.push_back(std::move(a));
+    }
   if (shape.layouts) plan.layouts = parse_layouts("scaling.layouts", cfg.get_string("scaling.layouts"));
   else plan.layouts.push_back(Layout{});
 
-  std::size_t grid_points = 1;
-  for (const auto& a : plan.axes) grid_points *= a.values.size();
+  const std::size_t zip_points = plan.zip_length > 0 ? plan.zip_length : 1;
+  std::size_t grid_points = zip_points;
+  for (std::size_t a = plan.zipped_axes; a < plan.axes.size(); ++a) grid_points *= plan.axes[a].values.size();
   const std::size_t points = grid_points * plan.layouts.size();
-  const std::size_t total = points * plan.methods.size() * plan.step_values.size();
-  if (shape.single_run && total != 1)
-    throw UsageError("study '" + kind + "' makes one run, but methods x step values x grid give " + std::to_string(total) +
-                     "; give one method, one step value and no grid (use study = invariants or convergence for grids)");
+  const std::size_t steps_per_point = plan.zipped_step ? 1 : plan.step_values.size();
+  const std::size_t total = points * plan.methods.size() * steps_per_point;
+  if (shape.single_point && points * steps_per_point != 1)
+    throw UsageError("study '" + kind + "' runs each method once, but step values x grid points give " +
+                     std::to_string(points * steps_per_point) +
+                     "; give one step value and no grid or zip (use study = invariants or convergence for grids)");
 
   // ---- points and runs (lexicographic: layout, grid axes in order, method, step)
   std::vector<std::size_t> digit(plan.axes.size(), 0);
   for (std::size_t l = 0; l < plan.layouts.size(); ++l) {
     std::fill(digit.begin(), digit.end(), 0);
     for (std::size_t g = 0; g < grid_points; ++g) {
-      // decode g into axis digits (last axis fastest)
+      // decode g into axis digits (last axis fastest; the zipped axes share one digit, outermost)
       std::size_t rem = g;
-      for (std::size_t a = plan.axes.size(); a-- > 0;) {
+      for (std::size_t a = plan.axes.size(); a-- > plan.zipped_axes;) {
         digit[a] = rem % plan.axes[a].values.size();
         rem /= plan.axes[a].values.size();
       }
+      const std::size_t zip_index = rem;
+      for (std::size_t a = 0; a < plan.zipped_axes; ++a) digit[a] = zip_index;
       std::vector<std::pair<std::string, std::string>> params;
       for (std::size_t a = 0; a < plan.axes.size(); ++a) params.emplace_back(plan.axes[a].key, plan.axes[a].values[digit[a]]);
       const std::size_t point = l * grid_points + g;
@@ -322,7 +400,9 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
       }
       plan.point_configs.push_back(std::move(pcfg));
       for (const auto& m : plan.methods)
-        for (const auto& sv : plan.step_values) {
+        for (std::size_t si = 0; si < plan.step_values.size(); ++si) {
+          if (plan.zipped_step && si != zip_index) continue;
+          const StepValue& sv = plan.step_values[si];
           RunSpec r;
           r.index = plan.runs.size();
           r.id = run_id(r.index, total);

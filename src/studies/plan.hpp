@@ -3,8 +3,10 @@
 // configuration before any file is created.
 //
 // Runs are numbered 0, 1, ... (ids run_00000, ...) in lexicographic grid order:
-//   [scaling layouts] x [grid axes, in the order written in `grid`] x methods x step axis
-// (the last varies fastest). A run is fully described by its grid point (values of the grid
+//   [scaling layouts] x [zip] x [grid axes, in the order written in `grid`] x methods x step axis
+// (the last varies fastest). The `zip` keys are paired, not multiplied: value k of every zipped
+// key together form one grid point (e.g. each N with its own step count; a zipped step key
+// replaces the step axis: each point then has its one step value). A run is fully described by its grid point (values of the grid
 // axes), its method and its step value; every run is independent of the others, so a study can
 // be split into parts (contiguous index ranges, `--part I/N`) and merged.
 #include <cstdint>
@@ -57,7 +59,7 @@ struct RunSpec {
 struct PlanShape {
   std::vector<StepKind> step_kinds;  // allowed step axes (empty: none)
   bool step_required = true;
-  bool single_run = false;           // simulate: exactly one run
+  bool single_point = false;         // simulate: one grid point and one step value (one run per method)
   bool layouts = false;              // scaling: outermost axis over scaling.layouts
   bool embedded_only = false;        // adaptive: every method must be an embedded pair
   /// scaling: extra key overrides of a grid point for a layout (weak scaling sizes).
@@ -69,7 +71,10 @@ struct StudyPlan {
   Config cfg;                        // the resolved configuration
   double t0 = 0.0, t_final = 1.0;
   std::vector<Layout> layouts;
-  std::vector<GridAxis> axes;
+  std::vector<GridAxis> axes;        // the zipped keys first (zipped_axes of them), then `grid`
+  std::size_t zipped_axes = 0;
+  std::size_t zip_length = 0;         // values per zipped key (0: no zip)
+  bool zipped_step = false;           // the step axis is zipped: point k uses step_values[k]
   std::vector<std::string> methods;
   StepKind step_kind = StepKind::None;
   std::vector<StepValue> step_values;
@@ -95,6 +100,9 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
 std::vector<std::int64_t> parse_step_counts(const std::string& key, const std::string& text);
 /// Parses `grid` ("key=v1,v2; key2=a,b"; use '|' between values that contain commas).
 std::vector<GridAxis> parse_grid(const std::string& text);
+/// Parses `zip` (same syntax as `grid`; also the step keys steps, dt, tol): every key must
+/// have the same number of values, else a UsageError naming both keys and lengths.
+std::vector<GridAxis> parse_zip(const std::string& text);
 /// Parses scaling.layouts ("1x1 2x1 1x2").
 std::vector<Layout> parse_layouts(const std::string& key, const std::string& text);
 

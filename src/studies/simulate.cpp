@@ -1,8 +1,9 @@
-// study = simulate: one run with time series of the observables (energy, invariants,
-// manifold errors) and, with save_state = true, the state every state_every steps in the
-// H5MD layout: /particles/<group>/<field>/{step,time,value} (value [frames][N][dim]) with
-// /particles/<group>/box, and /observables/<name>/{step,time,value}. Both are hard links
-// to the run's groups under /runs/run_00000.
+// study = simulate: one run per method of `methods` (one grid point, one step value) with time
+// series of the observables (energy, invariants, manifold errors) and, with save_state = true,
+// the state every state_every steps in the H5MD layout: /particles/<group>/<field>/{step,time,value}
+// (value [frames][N][dim]) with /particles/<group>/box, and /observables/<name>/{step,time,value}.
+// Both are hard links to the groups of the first method's run, /runs/run_00000; every method's
+// run keeps its own under /runs/run_NNNNN.
 #include <algorithm>
 #include <cmath>
 
@@ -34,7 +35,7 @@ namespace {
 PlanShape shape() {
   PlanShape s;
   s.step_kinds = {StepKind::Steps, StepKind::Dt, StepKind::Tol};
-  s.single_run = true;
+  s.single_point = true;
   return s;
 }
 
@@ -156,8 +157,8 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     out.end_run(g, r, std::move(row));
     g.reset();
     // H5MD entry points at the root (hard links: the same data, two names).
-    if (has_particles) h5::hard_link(out.file().id(), "runs/" + r.id + "/particles", "particles");
-    if (has_obs) h5::hard_link(out.file().id(), "runs/" + r.id + "/observables", "observables");
+    if (r.index == 0 && has_particles) h5::hard_link(out.file().id(), "runs/" + r.id + "/particles", "particles");
+    if (r.index == 0 && has_obs) h5::hard_link(out.file().id(), "runs/" + r.id + "/observables", "observables");
   }
   out.finish();
 }
@@ -166,7 +167,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
 
 LIEBENCH_REGISTER(StudyEntry,
                   StudyEntry{"simulate",
-                             "one run: observables over time, optionally the state (H5MD /particles)",
+                             "one run per method: observables over time, optionally the state (H5MD /particles)",
                              "invariants, energy-drift",
                              [](const Config& cfg, par::Context& ctx) { checked_plan(cfg, ctx, RunRequest{}); }, run})
 

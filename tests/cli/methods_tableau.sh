@@ -7,7 +7,7 @@ mkdir -p "$WORK"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 methods="lie_euler lie_euler_heun rkmk3 rkmk4 rkmk4_trunc rkmk4_co rkmk5 rkmk54 rkmk_user
-         cf4 cf43 cf32a cf32b cg3 rk2 rk2_proj rk4 rk4_proj dopri54 dopri54_proj classical_user"
+         cf4 cf43 cf32a cf32b cg3 cf_user rk2 rk2_proj rk4 rk4_proj dopri54 dopri54_proj classical_user"
 plain="$("$LB" list methods)"
 md="$("$LB" list methods --markdown)"
 for m in $methods; do
@@ -34,6 +34,14 @@ sed 's#^b = .*#b = 0.5, 0.25, 0.25#' "$WORK/ralston.cfg" > "$WORK/bad.cfg"
 out="$("$LB" tableau "$WORK/bad.cfg")"
 grep -q "order found: 1" <<<"$out" || fail "perturbed: $out"
 grep -q "VIOLATED" <<<"$out" || fail "no violated condition listed"
+
+# a commutator-free method as data: the shipped example (cf4) and a copy with one wrong coefficient
+out="$("$LB" tableau "$2/studies/examples/cf_user_convergence.cfg")"
+grep -q "order found: 4" <<<"$out" || fail "cf_user example: $out"
+grep -q "Y4 = exp(h(-0.5 f1 + 1 f3)) Y2" <<<"$out" || fail "cf_user stages: $out"
+sed -e 's#^stage2 = .*#stage2 = 1/3#' -e '/^c = /d' "$2/studies/examples/cf_user_convergence.cfg" > "$WORK/cf_bad.cfg"
+out="$("$LB" tableau "$WORK/cf_bad.cfg")"
+grep -q "order found: 1" <<<"$out" || fail "cf_user wrong coefficient: $out"
 
 set +e
 "$LB" tableau "$WORK/missing.cfg" 2>/dev/null; [ $? -eq 2 ] || fail "missing file must exit 2"

@@ -27,6 +27,9 @@ expect_status "dt not dividing T" 2 "must divide" "$LB" run nosteps.cfg --dt=0.3
 expect_status "t_final <= t0" 2 "t_final" "$LB" run ok.cfg --t_final=0 -o x.h5
 expect_status "bad model value" 2 "every entry must be > 0" "$LB" run ok.cfg --free_rigid_body.inertia=1,0,2 -o x.h5
 expect_status "bad grid value" 2 "'-3'" "$LB" run ok.cfg "--grid=free_rigid_body.seed=1,-3" -o x.h5
+{ grep -v -E '^steps' ok.cfg; printf 'zip = free_rigid_body.seed = 1, 2, 3 ; steps = 8, 16\n'; } > zip.cfg
+expect_status "zip of unequal lengths" 2 "zipped keys need the same number of values" "$LB" run zip.cfg -o x.h5
+out=$("$LB" run zip.cfg -o x.h5 2>&1); [[ $(wc -l <<<"$out") -eq 1 ]] || bad "zip error is not one line: $out"
 expect_status "unknown study" 2 "unknown study" "$LB" run ok.cfg --study=nope -o x.h5
 expect_status "no reference without exact solution" 2 "has no exact solution" "$LB" run nosteps.cfg --steps=8 --model=heavy_top -o x.h5
 expect_status "tolerance without embedded pair" 2 "embedded" "$LB" run nosteps.cfg --study=adaptive --tol=1e-6 -o x.h5
@@ -43,7 +46,7 @@ sum_before=$(md5sum < old.h5)
 expect_status "existing file without --force" 2 "pass --force" "$LB" run ok.cfg -o old.h5
 expect_status "bad input with --force" 2 "'rk99'" "$LB" run ok.cfg --methods=rk99 -o old.h5 --force
 [[ "$(md5sum < old.h5)" == "$sum_before" ]] && ok "earlier file intact" || bad "earlier file changed"
-left=$(ls | grep -v -E '^(ok|badkey|nan|nosteps)\.cfg$|^old\.h5$|^ro$' || true)
+left=$(ls | grep -v -E '^(ok|badkey|nan|nosteps|zip)\.cfg$|^old\.h5$|^ro$' || true)
 [[ -z "$left" ]] && ok "nothing created by bad input" || bad "bad input created files: $left"
 
 # report and merge reject bad input too

@@ -283,6 +283,100 @@ TEST(MethodTables, UserTableauMatchesBuiltin) {
   }
 }
 
+// Commutator-free methods as data (keys cf.*): tables equal to cf4, cf43 and cg3 reproduce the
+// built-in methods bit for bit; the nodes and the structure are checked.
+const std::vector<std::pair<std::string, std::string>> kUserCf4 = {
+    {"cf.stage2", "1/2"},
+    {"cf.stage3", "0, 1/2"},
+    {"cf.stage4", "Y2: -1/2, 0, 1"},
+    {"cf.output", "3/12, 2/12, 2/12, -1/12 ; -1/12, 2/12, 2/12, 3/12"}};
+
+TEST(MethodTables, UserCfTableMatchesBuiltin) {
+  ZeroField any(1);
+  const auto cf43 = [] {
+    auto kv = kUserCf4;
+    kv.push_back({"cf.stage5", "0, 3/4"});
+    kv.push_back({"cf.embedded", "1/3; -1/9, 3/9, 0, 0, 4/9"});
+    return kv;
+  }();
+  const std::vector<std::pair<std::string, std::string>> cg3 = {
+      {"cf.stage2", "3/4"}, {"cf.stage3", "119/216; 0, 17/108"}, {"cf.output", "13/51; 0, -2/3; 0, 0, 24/17"}};
+  for (const auto& [kv, builtin] : {std::pair{kUserCf4, "cf4"}, std::pair{cf43, "cf43"}, std::pair{cg3, "cg3"}}) {
+    const CfTable t = cf_table_from_config(Config::from_pairs(kv));
+    EXPECT_EQ(t.order, cf_table(builtin).order) << builtin;
+    EXPECT_EQ(t.embedded_order, cf_table(builtin).embedded_order) << builtin;
+    TwoExponentialProblem m1({{FactorKind::SE3OnTS2, 2}, {FactorKind::SO3Left, 1}}, 9),
+        m2({{FactorKind::SE3OnTS2, 2}, {FactorKind::SO3Left, 1}}, 9);
+    auto a = make_stepper("cf_user", Config::from_pairs(kv), any);
+    auto b = make_stepper(builtin, Config::from_pairs({}), any);
+    EXPECT_EQ(a->info().stages, b->info().stages) << builtin;
+    EXPECT_EQ(a->info().exps_per_step, b->info().exps_per_step) << builtin;
+    EXPECT_EQ(run_fixed(*a, m1, 1.0, 37), run_fixed(*b, m2, 1.0, 37)) << builtin;
+  }
+  // nodes: given and equal to the coefficient sums, or refused naming the stage
+  auto kv = kUserCf4;
+  kv.push_back({"cf.c", "0, 1/2, 1/2, 1"});
+  EXPECT_NO_THROW(cf_table_from_config(Config::from_pairs(kv)));
+  kv.back().second = "0, 1/2, 1/2, 0.9";
+  try {
+    cf_table_from_config(Config::from_pairs(kv));
+    ADD_FAILURE() << "wrong node accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("c_4"), std::string::npos) << e.what();
+  }
+  // bad input: no output, a gap in the stages, a base point that is not earlier, a row too long,
+  // not explicit, not consistent
+  using KV = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_THROW(cf_table_from_config(Config::from_pairs(KV{{"cf.stage2", "1/2"}})), UsageError);
+  EXPECT_THROW(cf_table_from_config(Config::from_pairs(KV{{"cf.stage3", "1/2"}, {"cf.output", "1"}})), UsageError);
+  EXPECT_THROW(cf_table_from_config(Config::from_pairs(KV{{"cf.stage2", "Y2: 1/2"}, {"cf.output", "0, 1"}})),
+               UsageError);
+  EXPECT_THROW(cf_table_from_config(Config::from_pairs(KV{{"cf.stage2", "1/2, 0, 0"}, {"cf.output", "0, 1"}})),
+               UsageError);
+  EXPECT_THROW(cf_table_from_config(Config::from_pairs(KV{{"cf.stage2", "0, 1/2"}, {"cf.output", "0, 1"}})),
+               UsageError);
+  EXPECT_THROW(cf_table_from_config(Config::from_pairs(KV{{"cf.stage2", "1/2"}, {"cf.output", "0, 0.9"}})),
+               UsageError);
+  EXPECT_THROW(cf_table_from_config(Config::from_pairs(KV{{"cf.stage2", "Z2: 1/2"}, {"cf.output", "0, 1"}})),
+               UsageError);
+}
+
+// One wrong coefficient (stage 2 of cf4 with 1/3 for 1/2, a typo) is reported as order 1 (the
+// underlying method violates sum b_i c_i = 1/2) and measured as order 1 on the problem with
+// the exact solution exp(phi(t) xi1) exp(t xi2) y0; the correct table measures order 4.
+TEST(MethodTables, UserCfWrongCoefficientGivesLowerOrder) {
+  auto wrong = kUserCf4;
+  wrong[0].second = "1/3";
+  const CfTable t = cf_table_from_config(Config::from_pairs(wrong));
+  EXPECT_EQ(t.order, 1);
+  ZeroField any(1);
+  EXPECT_EQ(make_stepper("cf_user", Config::from_pairs(wrong), any)->info().order, 1);
+  const double p_wrong = measured_order([&] { return make_stepper("cf_user", Config::from_pairs(wrong), any); }, 32);
+  const double p_right = measured_order([&] { return make_stepper("cf_user", Config::from_pairs(kUserCf4), any); }, 16);
+  std::printf("\nuser cf4 table: measured order %.3f; with stage2 = 1/3: computed %d, measured %.3f\n", p_right,
+              t.order, p_wrong);
+  EXPECT_NEAR(p_right, 4.0, 0.2);
+  EXPECT_NEAR(p_wrong, 1.0, 0.2);
+}
+
+// The shipped example file defines cf4 as data; `liebench tableau FILE` reports it as order 4.
+TEST(MethodTables, UserCfExampleFile) {
+  const std::string path = std::string(LIEBENCH_SOURCE_DIR) + "/studies/examples/cf_user_convergence.cfg";
+  const Config cfg = Config::from_file(path);
+  const CfTable t = cf_table_from_config(cfg);
+  EXPECT_EQ(t.order, 4);
+  ZeroField any(1);
+  TwoExponentialProblem m1({{FactorKind::SE3OnTS2, 2}}, 4), m2({{FactorKind::SE3OnTS2, 2}}, 4);
+  auto a = make_stepper("cf_user", cfg, any);
+  auto b = make_stepper("cf4", Config::from_pairs({}), any);
+  EXPECT_EQ(run_fixed(*a, m1, 1.0, 11), run_fixed(*b, m2, 1.0, 11));
+  int status = -1;
+  const std::string out = run_command("tableau", {path}, &status);
+  EXPECT_EQ(status, 0);
+  EXPECT_NE(out.find("order found: 4"), std::string::npos) << out;
+  EXPECT_NE(out.find("Y4 = exp(h(-0.5 f1 + 1 f3)) Y2"), std::string::npos) << out;
+}
+
 TEST(MethodTables, RegistryEntries) {
   for (const auto* e : MethodRegistry::instance().all()) {
     const MethodInfo& i = e->info;

@@ -120,3 +120,58 @@ TEST(StudiesPlan, ValidationNamesTheBadValue) {
   });
   EXPECT_NE(e.find("embedded"), std::string::npos) << e;
 }
+
+// zip pairs keys point by point (each test_symmetric_tops.n with its own step count), is
+// multiplied with grid and methods, and refuses lists of different lengths in one line.
+TEST(StudiesPlan, ZippedAxes) {
+  const StudyPlan p = plan_of({{"model", "test_symmetric_tops"},
+                               {"methods", "rkmk3, rkmk4"},
+                               {"zip", "test_symmetric_tops.n = 2, 3, 5 ; steps = 10, 20, 40"},
+                               {"grid", "test_symmetric_tops.seed = 1, 2"}});
+  ASSERT_EQ(p.runs.size(), 3u * 2u * 2u);  // 3 zipped points x 2 seeds x 2 methods, one step count each
+  EXPECT_EQ(p.points(), 6u);
+  EXPECT_TRUE(p.zipped_step);
+  EXPECT_EQ(p.zipped_axes, 1u);
+  EXPECT_EQ(p.key_columns,
+            (std::vector<std::string>{"test_symmetric_tops.n", "test_symmetric_tops.seed", "method", "steps", "h"}));
+  for (const auto& r : p.runs) {
+    const std::string n = r.params[0].second;
+    const std::int64_t expected = n == "2" ? 10 : n == "3" ? 20 : 40;
+    EXPECT_EQ(r.step.steps, expected) << r.label();
+  }
+  EXPECT_EQ(p.runs[0].params_text(), "test_symmetric_tops.n=2; test_symmetric_tops.seed=1; method=rkmk3; steps=10");
+  EXPECT_EQ(p.runs[5].params_text(), "test_symmetric_tops.n=3; test_symmetric_tops.seed=1; method=rkmk4; steps=20");
+  EXPECT_EQ(p.point_configs[4].get_string("test_symmetric_tops.n"), "5");
+  // zip without a step key: the step axis multiplies as usual
+  const StudyPlan q = plan_of({{"model", "test_symmetric_tops"},
+                               {"steps", "8, 16"},
+                               {"zip", "test_symmetric_tops.n = 2, 3 ; test_symmetric_tops.seed = 4, 5"}});
+  ASSERT_EQ(q.runs.size(), 4u);
+  EXPECT_EQ(q.runs[3].params_text(), "test_symmetric_tops.n=3; test_symmetric_tops.seed=5; method=rkmk4; steps=16");
+  // refused: different lengths, step key in both places, key in zip and grid, two step keys
+  const std::string e = usage_error([] {
+    plan_of({{"model", "test_symmetric_tops"}, {"zip", "test_symmetric_tops.n = 2, 3, 5 ; steps = 10, 20"}});
+  });
+  EXPECT_NE(e.find("same number of values"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  EXPECT_NE(usage_error([] {
+              plan_of({{"model", "test_symmetric_tops"}, {"steps", "8"}, {"zip", "test_symmetric_tops.n = 2 ; steps = 10"}});
+            }).find("remove 'steps'"),
+            std::string::npos);
+  EXPECT_NE(usage_error([] {
+              plan_of({{"model", "test_symmetric_tops"},
+                       {"steps", "8"},
+                       {"zip", "test_symmetric_tops.n = 2, 3"},
+                       {"grid", "test_symmetric_tops.n = 4"}});
+            }).find("both 'zip' and 'grid'"),
+            std::string::npos);
+  EXPECT_FALSE(usage_error([] {
+                 plan_of({{"model", "test_symmetric_tops"}, {"zip", "steps = 10, 20 ; dt = 0.1, 0.2"}});
+               }).empty());
+  EXPECT_NE(usage_error([] {
+              plan_of({{"model", "test_symmetric_tops"}, {"zip", "test_symmetric_tops.n = 2, 0 ; steps = 4, 8"}});
+            }).find("'0'"),
+            std::string::npos);
+  EXPECT_NE(usage_error([] { plan_of({{"model", "test_symmetric_tops"}, {"zip", "steps = 2^3..2^5, 4"}}); }).find("one integer"),
+            std::string::npos);
+}

@@ -119,6 +119,38 @@ TEST(StudiesRun, SimulateWritesH5mdTrajectoryAndObservables) {
   EXPECT_GT(s.get("error").real(0), 0.0);
 }
 
+// study = simulate over a list of methods: one run per method, each with its own observables,
+// equal to the single-method run of that method; the root H5MD links name the first run.
+TEST(StudiesRun, SimulateOverAListOfMethods) {
+  const std::vector<std::pair<std::string, std::string>> base = {{"study", "simulate"},
+                                                                 {"model", "test_symmetric_tops"},
+                                                                 {"test_symmetric_tops.n", "2"},
+                                                                 {"steps", "50"},
+                                                                 {"sample_every", "10"}};
+  auto with_methods = [&](const std::string& m) {
+    auto kv = base;
+    kv.push_back({"methods", m});
+    return kv;
+  };
+  const std::string both = scratch("sim_list.h5"), one = scratch("sim_cf4.h5");
+  run(with_methods("rkmk4, cf4"), both);
+  run(with_methods("cf4"), one);
+  h5::File h = h5::File::open_read(both), h1 = h5::File::open_read(one);
+  EXPECT_EQ(h5::attr_int(h5::open_group(h.id(), "study"), "run_count"), 2);
+  EXPECT_EQ(h5::read_doubles(h.id(), "runs/run_00001/final_state"), h5::read_doubles(h1.id(), "runs/run_00000/final_state"));
+  EXPECT_NE(h5::read_doubles(h.id(), "runs/run_00000/final_state"), h5::read_doubles(h.id(), "runs/run_00001/final_state"));
+  EXPECT_EQ(h5::read_doubles(h.id(), "runs/run_00000/observables/casimir/value"),
+            h5::read_doubles(h.id(), "observables/casimir/value"));
+  const Summary s = Summary::read(h.id());
+  EXPECT_EQ(s.get("method").text(0), "rkmk4");
+  EXPECT_EQ(s.get("method").text(1), "cf4");
+  // still one grid point and one step value
+  auto two_steps = with_methods("rkmk4, cf4");
+  two_steps[3].second = "50, 100";
+  EXPECT_THROW(run(two_steps, scratch("sim_bad.h5")), UsageError);
+  EXPECT_FALSE(exists(scratch("sim_bad.h5")));
+}
+
 TEST(StudiesRun, AdaptiveRecordsStepHistoryAndComparison) {
   const std::string out = scratch("adaptive.h5");
   run({{"study", "adaptive"},
