@@ -43,7 +43,7 @@
 namespace lie {
 
 struct NFoldPendulumParams {
-  enum class Initial { Paper, Random, File, Custom };
+  enum class Initial { Paper, Authors, Random, File, Custom };
   enum class Solver { Tridiagonal, Dense };
   std::size_t N = 2;  // with initial = File: 0 takes N from the dataset
   std::vector<double> mass = {1.0};    // one value for every link, or N values
