@@ -1,6 +1,6 @@
 // liebench: the command-line front end (lie::liebench_main; src/app/main.cpp calls it).
 //   liebench --help | --version
-//   liebench list [groups|methods|models|studies|keys] [--markdown]
+//   liebench list [groups|methods|controllers|models|studies|keys] [--markdown]
 //   liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]
 //   liebench <command> ...   (report, merge, ...: registered commands, see `liebench --help`)
 // Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure, 128 + signal when
@@ -23,6 +23,7 @@
 #include "git_version.hpp"
 #include "groups/space.hpp"
 #include "io/config.hpp"
+#include "methods/controller.hpp"
 #include "methods/stepper.hpp"
 #include "models/model.hpp"
 #include "parallel/context.hpp"
@@ -53,7 +54,7 @@ void print_usage(std::ostream& os) {
         "  liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]\n"
         "        run the experiment described by FILE.cfg; any key of the file can be given (and\n"
         "        overridden) on the command line; `liebench run --help` lists every key\n"
-        "  liebench list [groups|methods|models|studies|keys] [--markdown]\n"
+        "  liebench list [groups|methods|controllers|models|studies|keys] [--markdown]\n"
         "        what is registered (all of it without an argument)\n"
         "  liebench <command> ... --plugin=LIB.so[,LIB2.so]\n"
         "        load plugins (models, methods, studies built against LieBench::core) first; also the\n"
@@ -115,6 +116,19 @@ void list_methods(std::ostream& os, bool md) {
   }
 }
 
+void list_controllers(std::ostream& os, bool md) {
+  if (md) os << "| controller | rho of an accepted step (h_new = h clamp(safety rho)) | defaults | source |\n|---|---|---|---|\n";
+  else os << "Step-size controllers (key `controller`, group [adaptive]):\n";
+  for (const auto* c : ControllerRegistry::instance().all()) {
+    if (md)
+      os << "| `" << c->name << "` | " << md_cell(c->formula) << " | " << md_cell(c->description) << " | "
+         << md_cell(c->source) << " |\n";
+    else
+      os << "  " << std::left << std::setw(6) << c->name << c->formula << "; " << c->description << "  " << c->source
+         << "\n";
+  }
+}
+
 void list_models(std::ostream& os, bool md) {
   if (md) os << "| model | description | source |\n|---|---|---|\n";
   else os << "Models:\n";
@@ -138,14 +152,20 @@ int cmd_list(const std::vector<std::string>& args) {
   std::string what = "all";
   for (const auto& a : args) {
     if (a == "--markdown") md = true;
-    else if (a == "groups" || a == "methods" || a == "models" || a == "studies" || a == "keys" || a == "all") what = a;
-    else throw UsageError("`liebench list` got '" + a + "'; allowed: groups, methods, models, studies, keys, --markdown");
+    else if (a == "groups" || a == "methods" || a == "controllers" || a == "models" || a == "studies" || a == "keys" ||
+             a == "all")
+      what = a;
+    else
+      throw UsageError("`liebench list` got '" + a +
+                       "'; allowed: groups, methods, controllers, models, studies, keys, --markdown");
   }
   if (g_rank != 0) return 0;
   std::ostream& os = std::cout;
   if (what == "groups" || what == "all") list_groups(os, md);
   if (what == "all") os << "\n";
   if (what == "methods" || what == "all") list_methods(os, md);
+  if (what == "all") os << "\n";
+  if (what == "controllers" || what == "all") list_controllers(os, md);
   if (what == "all") os << "\n";
   if (what == "models" || what == "all") list_models(os, md);
   if (what == "all") os << "\n";

@@ -19,6 +19,8 @@ ClassicalRkStepper::ClassicalRkStepper(MethodInfo info, ButcherTable table, bool
     : info_(std::move(info)), table_(std::move(table)), project_(project) {
   table_.validate();
   reuse_last_ = table_.fsal() && !project_;
+  double w[kMaxStages];
+  dense_order_ = dense_weights(table_, 0.5, w);
   if (table_.has_embedded())
     for (int j = 0; j < table_.stages; ++j) db_.push_back(table_.b[j] - table_.bhat[j]);
 }
@@ -104,6 +106,15 @@ double ClassicalRkStepper::try_step(double t, double h, const double* y, double*
   if (project_) model_->space().project(y_new);
   // k_1 = F(y) stays valid: a rejected step restarts from the same y.
   return norm(err_.data(), y_new, ns_, *ctx_);
+}
+
+bool ClassicalRkStepper::dense_output(double t, double h, double theta, const double* y, double* out, std::size_t n) {
+  if (!dense_order_) return Stepper::dense_output(t, h, theta, y, out, n);
+  double w[kMaxStages];
+  dense_weights(table_, theta, w);
+  combine(y, w, table_.stages, h, out);  // k_1..k_s of the accepted trial step
+  if (project_) model_->space().project(out);
+  return false;
 }
 
 void ClassicalRkStepper::accept() {

@@ -9,6 +9,7 @@
 // the local error by the ambient difference h sum_i (b_i - bhat_i) k_i, weighted by
 // atol + rtol |y_{n+1}| (ErrorNorm). FSAL tables reuse k_s as the next k_1 (not with
 // projection, which moves y_{n+1} after k_s was computed).
+#include <algorithm>
 #include <vector>
 
 #include "methods/butcher.hpp"
@@ -25,6 +26,10 @@ class ClassicalRkStepper final : public Stepper {
   double try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm) override;
   void accept() override;
   void invalidate() override { f0_valid_ = false; }
+  /// y_n + h sum_i b_i(theta) k_i with the table's continuous weights (dense_weights), projected
+  /// for the `_proj` variants; other tables: the default (a step of size theta h).
+  bool dense_output(double t, double h, double theta, const double* y, double* out, std::size_t n) override;
+  int dense_order() const override { return dense_order_ ? std::min(dense_order_, info_.order) : info_.order; }
   const ButcherTable& table() const { return table_; }
 
  private:
@@ -44,6 +49,7 @@ class ClassicalRkStepper final : public Stepper {
   static constexpr int kMaxStages = ButcherTable::kMaxStages;
   std::vector<double> ystage_, err_, db_;  // db_ = b - bhat (embedded pairs)
   bool f0_valid_ = false;  // k_[0] holds F(y) of the current y
+  int dense_order_ = 0;    // order of the table's continuous weights (0: none)
 };
 
 /// MethodInfo of a classical method from its table (family "classical", lie_group = false).

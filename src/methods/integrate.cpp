@@ -8,18 +8,18 @@ namespace lie {
 
 namespace {
 
-const bool kControllerKeys = declare_options({
-    {"safety", OptionType::PositiveReal, "0.9", "safety factor theta of the step-size controller [P] eq. (33), in (0, 1]",
+// The controller's own keys (controller, safety, limit_factors, min/max_factor, h_min, h_max,
+// ...) are declared in controller.cpp; the driver's here.
+const bool kDriverKeys = declare_options({
+    {"h0", OptionType::NonNegativeReal, "0", "first trial step of adaptive runs (0: h0_fraction (t_final - t0))", {},
+     "adaptive"},
+    {"h0_fraction", OptionType::PositiveReal, "1e-3",
+     "first trial step as a fraction of t_final - t0 when h0 = 0 (the authors' code of [P]: 0.01, h0 = T/100)", {},
+     "adaptive"},
+    {"end_slack", OptionType::String, "auto",
+     "adaptive runs stop when t >= t_final - end_slack: a number, or auto = 64 eps max(1, |t_final|) (the authors' "
+     "code of [P]: 5 eps = 1.1102230246251565e-15)",
      {}, "adaptive"},
-    {"min_factor", OptionType::PositiveReal, "0.2", "smallest allowed ratio h_new / h of the controller (< 1)", {},
-     "adaptive"},
-    {"max_factor", OptionType::PositiveReal, "5", "largest allowed ratio h_new / h of the controller (> 1)", {},
-     "adaptive"},
-    {"h_min", OptionType::PositiveReal, "1e-14", "a step size below this stops an adaptive run (step size underflow)",
-     {}, "adaptive"},
-    {"h_max", OptionType::NonNegativeReal, "0", "largest step size of adaptive runs (0: no limit)", {}, "adaptive"},
-    {"h0", OptionType::NonNegativeReal, "0", "first trial step of adaptive runs (0: 1e-3 (t_final - t0))", {},
-     "adaptive"},
     {"atol", OptionType::String, "tol",
      "absolute tolerance of adaptive runs: a number, or 'tol' to follow the swept tolerance (key tol)", {}, "adaptive"},
     {"rtol", OptionType::String, "0",
@@ -56,22 +56,14 @@ AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, do
   o.t0 = t0;
   o.t_final = t_final;
   o.h0 = cfg.get_nonnegative("h0");
-  o.controller = StepController::for_pair(method.order, method.embedded_order);
-  o.controller.safety = cfg.get_positive("safety");
-  o.controller.min_factor = cfg.get_positive("min_factor");
-  o.controller.max_factor = cfg.get_positive("max_factor");
-  o.controller.h_min = cfg.get_positive("h_min");
-  const double h_max = cfg.get_nonnegative("h_max");
-  o.controller.h_max = h_max > 0.0 ? h_max : INFINITY;
-  if (o.controller.safety > 1.0)
-    throw UsageError("key 'safety' has value " + cfg.get_string("safety") + "; allowed: 0 < safety <= 1");
-  if (o.controller.min_factor >= 1.0)
-    throw UsageError("key 'min_factor' has value " + cfg.get_string("min_factor") + "; allowed: 0 < min_factor < 1");
-  if (o.controller.max_factor <= 1.0)
-    throw UsageError("key 'max_factor' has value " + cfg.get_string("max_factor") + "; allowed: max_factor > 1");
-  if (o.controller.h_min >= o.controller.h_max)
-    throw UsageError("key 'h_min' (" + cfg.get_string("h_min") + ") must be smaller than 'h_max' (" +
-                     cfg.get_string("h_max") + ")");
+  o.h0_fraction = cfg.get_positive("h0_fraction");
+  const std::string slack = cfg.get_string("end_slack");
+  if (slack != "auto") {
+    o.end_slack = parse_double("end_slack", slack);
+    if (!(o.end_slack >= 0.0))
+      throw UsageError("key 'end_slack' has value '" + slack + "'; allowed: auto or a number >= 0");
+  }
+  o.controller = make_controller(cfg, method.order, method.embedded_order);
   o.norm.atol = tolerance_key(cfg, "atol", tol);
   o.norm.rtol = tolerance_key(cfg, "rtol", tol);
   if (!(o.norm.atol > 0.0 || o.norm.rtol > 0.0))
@@ -79,13 +71,6 @@ AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, do
   const std::string kind = cfg.get_choice("error_norm", {"l2", "rms", "max"});
   o.norm.kind = kind == "l2" ? ErrorNorm::Kind::L2 : kind == "rms" ? ErrorNorm::Kind::Rms : ErrorNorm::Kind::Max;
   return o;
-}
-
-std::string StepController::describe() const {
-  std::ostringstream os;
-  os << "h_new = " << safety << " * err^(-" << alpha << ") * h, ratio in [" << min_factor << ", " << max_factor
-     << "], h_min = " << h_min << ", h_max = " << h_max << " ([P] eq. (33))";
-  return os.str();
 }
 
 void integrate_fixed(Stepper& stepper, double* y, const FixedStepOptions& opt, const Observer& observer) {
@@ -100,67 +85,93 @@ void integrate_fixed(Stepper& stepper, double* y, const FixedStepOptions& opt, c
   }
 }
 
+AdaptiveState start_adaptive(const AdaptiveOptions& opt) {
+  AdaptiveState s;
+  s.t = opt.t0;
+  const double h0 = opt.h0 > 0.0 ? opt.h0 : opt.h0_fraction * std::fabs(opt.t_final - opt.t0);
+  s.h = opt.controller ? std::clamp(h0, opt.controller->params().h_min, opt.controller->params().h_max) : h0;
+  return s;
+}
+
 AdaptiveRecord integrate_adaptive(Stepper& stepper, const par::Context& ctx, double* y, const AdaptiveOptions& opt,
                                   const Observer& observer, std::size_t state_size) {
-  AdaptiveRecord rec;
-  std::vector<double> y_new(state_size);
+  AdaptiveState state = start_adaptive(opt);
+  if (observer) observer(state.t, y, 0);
+  continue_adaptive(stepper, ctx, y, opt, observer, state_size, state);
+  return std::move(state.record);
+}
+
+void continue_adaptive(Stepper& stepper, const par::Context& ctx, double* y, const AdaptiveOptions& opt,
+                       const Observer& observer, std::size_t state_size, AdaptiveState& s) {
+  // Options built by hand without a controller: P33 with the keys' defaults.
+  std::shared_ptr<const StepController> fallback;
+  if (!opt.controller)
+    fallback = make_controller("P33", stepper.info().order, stepper.info().embedded_order);
+  const StepController& ctl = opt.controller ? *opt.controller : *fallback;
+  const ControllerParams& cp = ctl.params();
+  AdaptiveRecord& rec = s.record;
+  std::vector<double> y_new(state_size), y_sample(opt.sample_dt > 0.0 ? state_size : 0);
   const double T = opt.t_final;
-  double t = opt.t0;
-  double h = std::clamp(opt.h0 > 0.0 ? opt.h0 : 1e-3 * std::fabs(T - t), opt.controller.h_min, opt.controller.h_max);
-  double next_sample = opt.sample_dt > 0.0 ? t + opt.sample_dt : T;
-  std::uint64_t sample_index = 0;
-  if (observer) observer(t, y, 0);
+  const double slack =
+      opt.end_slack >= 0.0 ? opt.end_slack : 64.0 * 2.220446049250313e-16 * std::max(1.0, std::fabs(T));
   stepper.invalidate();
-  const double eps_t = 64.0 * 2.220446049250313e-16 * std::max(1.0, std::fabs(T));
-  while (T - t > eps_t) {
+  (void)ctx;
+  // The loop of [P] 4 as in the authors' code: while t < T - slack, try h <- min(h, T - t);
+  // accept or reject; h <- controller(h, err) after every trial.
+  while (s.t < T - slack) {
     if (rec.accepted >= opt.max_steps)
       throw NumericalError("adaptive integration exceeded max_steps = " + std::to_string(opt.max_steps) + " at t = " +
-                           std::to_string(t));
-    // Clip the step to land exactly on the next output time / the final time.
-    const double target = std::min(next_sample, T);
-    bool clipped = false;
-    double h_try = h;
-    if (t + h_try >= target - eps_t) {
-      h_try = target - t;
-      clipped = true;
-    }
-    const double err = stepper.try_step(t, h_try, y, y_new.data(), opt.norm);
-    if (StepController::accept(err)) {
+                           std::to_string(s.t));
+    const double h_try = std::min(s.h, T - s.t);
+    const double err = stepper.try_step(s.t, h_try, y, y_new.data(), opt.norm);
+    const bool accepted = ctl.accept(err);
+    if (accepted) {
+      const double t_new = s.t + h_try;
+      const bool last = !(t_new < T - slack);
+      // Output times inside the step from the continuous extension ([P] 4 with dense output):
+      // the step itself was chosen without looking at them.
+      bool dropped = false;
+      if (opt.sample_dt > 0.0) {
+        for (;;) {
+          const double ts = opt.t0 + static_cast<double>(s.samples + 1) * opt.sample_dt;
+          if (!(ts < t_new) || !(ts < T - slack)) break;
+          dropped = stepper.dense_output(s.t, h_try, (ts - s.t) / h_try, y, y_sample.data(), state_size) || dropped;
+          ++s.samples;
+          if (observer) observer(ts, y_sample.data(), rec.accepted);
+        }
+      }
       std::copy(y_new.begin(), y_new.end(), y);
       stepper.accept();
-      t = clipped ? target : t + h_try;
-      rec.t.push_back(t);
+      if (dropped) stepper.invalidate();
+      s.t = t_new;
+      rec.t.push_back(s.t);
       rec.h.push_back(h_try);
       rec.err.push_back(err);
       ++rec.accepted;
-      const double h_next = opt.controller.propose(h_try, err);
-      // A clipped step does not shrink the controller's step (it was limited by output, not error).
-      h = clipped ? std::max(h, h_next) : h_next;
-      h = std::min(h, opt.controller.h_max);
-      if (clipped && opt.sample_dt > 0.0 && target < T) {
-        ++sample_index;
-        next_sample = opt.t0 + static_cast<double>(sample_index + 1) * opt.sample_dt;
-        if (observer) observer(t, y, rec.accepted);
-      } else if (opt.sample_dt <= 0.0 && observer && T - t > eps_t) {
-        observer(t, y, rec.accepted);
+      if (opt.sample_dt > 0.0 && !last) {
+        const double ts = opt.t0 + static_cast<double>(s.samples + 1) * opt.sample_dt;
+        if (ts == s.t) {  // a sample time hit exactly by the step
+          ++s.samples;
+          if (observer) observer(ts, y, rec.accepted);
+        }
+      } else if (opt.sample_dt <= 0.0 && observer && !last) {
+        observer(s.t, y, rec.accepted);
       }
     } else {
       ++rec.rejected;
       stepper.count_rejected();
-      rec.rejected_t.push_back(t);
+      rec.rejected_t.push_back(s.t);
       rec.rejected_h.push_back(h_try);
-      h = opt.controller.propose(h_try, err);
-      if (h < opt.controller.h_min) {
-        std::ostringstream os;
-        os << "step size underflow: h = " << h << " < h_min = " << opt.controller.h_min << " at t = " << t
-           << " (error estimate " << err << "); loosen the tolerance or lower h_min";
-        throw NumericalError(os.str());
-      }
     }
-    (void)ctx;
+    s.h = ctl.next_step(h_try, err, accepted, s.memory);
+    if (!accepted && !(s.h >= cp.h_min)) {
+      std::ostringstream os;
+      os << "step size underflow: h = " << s.h << " < h_min = " << cp.h_min << " at t = " << s.t
+         << " (error estimate " << err << "); loosen the tolerance or lower h_min";
+      throw NumericalError(os.str());
+    }
   }
   if (observer) observer(T, y, rec.accepted);
-  return rec;
 }
 
 }  // namespace lie

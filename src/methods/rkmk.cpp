@@ -34,6 +34,8 @@ RkmkStepper::RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms)
   fsal_ = table_.fsal();
   if (table_.has_embedded())
     for (int j = 0; j < table_.stages; ++j) db_.push_back(table_.b[j] - table_.bhat[j]);
+  double w[kMaxStages];
+  dense_order_ = dense_weights(table_, 0.5, w);
 }
 
 void RkmkStepper::bind(Model& model, par::Context& ctx) {
@@ -133,6 +135,17 @@ double RkmkStepper::try_step(double t, double h, const double* y, double* y_new,
   combine(db_.data(), table_.stages, h, err_.data());
   // k_[0] still holds f(y): a rejected step restarts from the same y without re-evaluating.
   return norm(err_.data(), sigma, na_, *ctx_);
+}
+
+bool RkmkStepper::dense_output(double t, double h, double theta, const double* y, double* out, std::size_t n) {
+  if (!dense_order_) return Stepper::dense_output(t, h, theta, y, out, n);
+  double w[kMaxStages];
+  dense_weights(table_, theta, w);
+  dense_sigma_.resize(na_);
+  combine(w, table_.stages, h, dense_sigma_.data());  // k_1..k_s of the accepted trial step
+  model_->space().exp_act(dense_sigma_.data(), y, out);
+  ++counters_.exp;
+  return false;
 }
 
 void RkmkStepper::accept() {

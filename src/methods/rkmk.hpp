@@ -10,6 +10,7 @@
 //
 // dexpinv is the exact closed form of each factor (default) or the Bernoulli series with q
 // commutators; q >= p - 2 keeps order p ([P] 2.2, [K] 2.7).
+#include <algorithm>
 #include <vector>
 
 #include "methods/butcher.hpp"
@@ -26,6 +27,11 @@ class RkmkStepper final : public Stepper {
   double try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm) override;
   void accept() override;
   void invalidate() override { f0_valid_ = false; }
+  /// exp(sigma(theta h)) . y_n with sigma(theta h) = h sum_i b_i(theta) k_i, the continuous
+  /// weights of the underlying RK method (dense_weights; Dormand-Prince: order 4); tables
+  /// without them: the default (one step of size theta h).
+  bool dense_output(double t, double h, double theta, const double* y, double* out, std::size_t n) override;
+  int dense_order() const override { return dense_order_ ? std::min(dense_order_, info_.order) : info_.order; }
   const ButcherTable& table() const { return table_; }
 
  private:
@@ -46,6 +52,8 @@ class RkmkStepper final : public Stepper {
   std::vector<double> db_;   // b - bhat (embedded pairs)
   std::vector<double> u_, f_, ystage_, sigma_, err_;
   bool f0_valid_ = false;  // k_[0] holds f(y) of the current y (FSAL reuse, rejected steps)
+  int dense_order_ = 0;    // order of the table's continuous weights (0: none)
+  std::vector<double> dense_sigma_;
 };
 
 /// The RKMK4 method of Casas & Owren with two commutators, [P] 2.2 (explicit formula):

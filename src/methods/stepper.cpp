@@ -1,8 +1,11 @@
 #include "methods/stepper.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+
+#include "methods/butcher.hpp"
 
 namespace lie {
 
@@ -39,6 +42,30 @@ std::string ErrorNorm::describe() const {
 double Stepper::try_step(double, double, const double*, double*, const ErrorNorm&) {
   throw UsageError("method '" + info().name + "' has no embedded error estimator; choose an embedded pair (" +
                    "`liebench list methods` shows the embedded order) or use a fixed step");
+}
+
+bool Stepper::dense_output(double t, double h, double theta, const double* y, double* out, std::size_t n) {
+  const StepCounters before = counters_;
+  std::copy(y, y + n, out);
+  if (theta > 0.0) step(t, theta * h, out);
+  counters_.steps = before.steps;  // not an accepted step of the run
+  return true;
+}
+
+int dense_weights(const ButcherTable& table, double theta, double* w) {
+  static const ButcherTable& dp = butcher_table("dopri5");
+  if (table.stages != 7 || table.b != dp.b || table.A != dp.A) return 0;
+  // Hairer, Norsett & Wanner I, II.6, dense output of DOPRI5 (order 4):
+  //   b_i(theta) = theta^2 (3 - 2 theta) b_i + theta (theta - 1)^2 [i = 1] - theta^2 (theta - 1)^2 d_i(theta)
+  const double t = theta, t2 = t * t, tm = t - 1.0, q = t2 * tm * tm, hermite = t2 * (3.0 - 2.0 * t);
+  w[0] = hermite * dp.b[0] + t * tm * tm - q * 5.0 * (2558722523.0 - 31403016.0 * t) / 11282082432.0;
+  w[1] = 0.0;
+  w[2] = hermite * dp.b[2] + q * 100.0 * (882725551.0 - 15701508.0 * t) / 32700410799.0;
+  w[3] = hermite * dp.b[3] - q * 25.0 * (443332067.0 - 31403016.0 * t) / 1880347072.0;
+  w[4] = hermite * dp.b[4] + q * 32805.0 * (23143187.0 - 3489224.0 * t) / 199316789632.0;
+  w[5] = hermite * dp.b[5] - q * 55.0 * (29972135.0 - 7076736.0 * t) / 822651844.0;
+  w[6] = t2 * tm + q * 10.0 * (7414447.0 - 829305.0 * t) / 29380423.0;
+  return 4;
 }
 
 std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg, const Model& model) {

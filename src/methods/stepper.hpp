@@ -83,6 +83,15 @@ class Stepper {
   /// The state was modified outside step()/try_step()/accept() (drops cached stage values,
   /// e.g. FSAL). Fixed-step callers that only call step() never need it.
   virtual void invalidate() {}
+  /// Dense output ([P] 4 with output times): after try_step() from (t, y) with step h was
+  /// accepted and before accept(), the continuous extension y(t + theta h), theta in [0, 1],
+  /// into out (n local state entries); y_n = y is unchanged and the accepted step is not affected. Default: one step
+  /// of the method itself of size theta h from y (order p, one extra step per sample); it
+  /// overwrites cached stage data, so it returns true and the driver calls invalidate() after
+  /// accept(). Overrides with a continuous extension of the stages return false. Collective.
+  virtual bool dense_output(double t, double h, double theta, const double* y, double* out, std::size_t n);
+  /// Order q of dense_output: |y(t + theta h) - out| = O(h^(q+1)) uniformly in theta.
+  virtual int dense_order() const { return info().order; }
   /// Observables may change meaning after step (e.g. variational methods carry momenta).
   const StepCounters& counters() const { return counters_; }
   void reset_counters() { counters_ = {}; }
@@ -90,6 +99,13 @@ class Stepper {
  protected:
   StepCounters counters_;
 };
+
+/// Continuous weights b_i(theta) of a Butcher table with a known dense output into w (theta h
+/// sum_i b_i(theta) k_i approximates the solution at t + theta h); returns their order, or 0 if
+/// the table has none. Dormand-Prince 5(4): the 4th-order dense output of Hairer, Norsett &
+/// Wanner I, II.6 (p. 192), b_i(1) = b_i.
+struct ButcherTable;
+int dense_weights(const ButcherTable& table, double theta, double* w);
 
 using StepperFactory = std::function<std::unique_ptr<Stepper>(const Config&)>;
 

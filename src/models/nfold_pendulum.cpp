@@ -33,10 +33,11 @@ const bool kKeys = declare_options({
     {"nfold_pendulum.gravity", OptionType::NonNegativeReal, "9.81", "gravitational acceleration g (along -e3)", {},
      "nfold_pendulum"},
     {"nfold_pendulum.initial", OptionType::Choice, "paper",
-     "initial state: paper = every (q_i, w_i) = (sqrt2/2, 0, sqrt2/2, 0, 1, 0) [P] 5.3 (planar motion); random = "
+     "initial state: paper = every (q_i, w_i) = (cos(pi/4), 0, sin(pi/4), 0, 1, 0) [P] 5.3 (planar motion); authors = "
+     "every (q_i, w_i) = (1, 0, 0, 0, 0, 0), the state of the authors' code and figures of [P] 5.3; random = "
      "seeded, uniformly distributed q_i, Gaussian tangent w_i (genuinely 3-D); file = rows (q_i, w_i) of an HDF5 "
      "dataset (nfold_pendulum.file, nfold_pendulum.dataset); custom = nfold_pendulum.q0 and nfold_pendulum.w0",
-     {"paper", "random", "file", "custom"}, "nfold_pendulum"},
+     {"paper", "authors", "random", "file", "custom"}, "nfold_pendulum"},
     {"nfold_pendulum.q0", OptionType::RealList, "",
      "initial = custom: link directions q_i, 3 values (all links) or 3N values; each |q_i| = 1 to 1e-12", {},
      "nfold_pendulum"},
@@ -226,8 +227,9 @@ std::unique_ptr<Model> NFoldPendulum::create(const Config& cfg, par::Context& ct
     p.length = cfg.get_double_list("nfold_pendulum.length");
   }
   p.gravity = cfg.get_nonnegative("nfold_pendulum.gravity");
-  const std::string initial = cfg.get_choice("nfold_pendulum.initial", {"paper", "random", "file", "custom"});
+  const std::string initial = cfg.get_choice("nfold_pendulum.initial", {"paper", "authors", "random", "file", "custom"});
   p.initial = initial == "paper"    ? NFoldPendulumParams::Initial::Paper
+              : initial == "authors" ? NFoldPendulumParams::Initial::Authors
               : initial == "random" ? NFoldPendulumParams::Initial::Random
               : initial == "file"   ? NFoldPendulumParams::Initial::File
                                     : NFoldPendulumParams::Initial::Custom;
@@ -279,10 +281,21 @@ void NFoldPendulum::initial_state(double* y) const {
     return;
   }
   if (p_.initial == NFoldPendulumParams::Initial::Paper) {
-    const double s = std::sqrt(2.0) / 2.0;  // [P] 5.3
+    // [P] 5.3: q_i = (cos(pi/4), 0, sin(pi/4)) computed as such (the two differ in the last bit,
+    // as in the authors' MATLAB), w_i = (0, 1, 0).
+    const double pi = 3.141592653589793;
+    const double c4 = std::cos(pi / 4.0), s4 = std::sin(pi / 4.0);
     for (std::size_t li = 0; li < n; ++li) {
       double* c = y + 6 * li;
-      c[0] = s, c[1] = 0.0, c[2] = s, c[3] = 0.0, c[4] = 1.0, c[5] = 0.0;
+      c[0] = c4, c[1] = 0.0, c[2] = s4, c[3] = 0.0, c[4] = 1.0, c[5] = 0.0;
+    }
+    return;
+  }
+  if (p_.initial == NFoldPendulumParams::Initial::Authors) {
+    // The authors' code of [P] 5.3 (initializeStat.m): every q_i = (1, 0, 0), w_i = 0.
+    for (std::size_t li = 0; li < n; ++li) {
+      double* c = y + 6 * li;
+      c[0] = 1.0, c[1] = 0.0, c[2] = 0.0, c[3] = 0.0, c[4] = 0.0, c[5] = 0.0;
     }
     return;
   }

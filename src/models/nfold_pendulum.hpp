@@ -64,7 +64,7 @@
 namespace lie {
 
 struct NFoldPendulumParams {
-  enum class Initial { Paper, Random, File, Custom };
+  enum class Initial { Paper, Authors, Random, File, Custom };
   enum class Solver { Tridiagonal, Dense };
   enum class ClassicalField { Paper, LieAlgebra };
   std::size_t N = 2;  // with initial = File: 0 takes N from the dataset

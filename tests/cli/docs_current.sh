@@ -6,7 +6,7 @@ LB="$(realpath "$1")"; SRC="$(realpath "$2")"; W="$3"
 rm -rf "$W"; mkdir -p "$W"
 cp "$SRC/README.md" "$W/README.md"
 bash "$SRC/scripts/update_docs.sh" "$LB" "$W/README.md"
-for what in groups methods models studies keys; do
+for what in groups methods controllers models studies keys; do
   grep -q "<!-- BEGIN liebench list $what -->" "$SRC/README.md" || { echo "FAIL README.md lacks the '$what' section markers"; exit 1; }
 done
 if diff -u "$SRC/README.md" "$W/README.md"; then echo "ok   README.md is current"; exit 0; fi

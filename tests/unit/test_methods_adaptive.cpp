@@ -50,20 +50,65 @@ const std::vector<std::string> kPairs = {"rkmk54", "cf32a", "cf32b", "cf43", "do
 }  // namespace
 
 TEST(MethodsController, FormulaOfP33) {
-  StepController c = StepController::for_pair(5, 4);
-  EXPECT_DOUBLE_EQ(c.alpha, 0.2);  // 1 / (1 + min(p, p~))
-  EXPECT_DOUBLE_EQ(StepController::for_pair(3, 2).alpha, 1.0 / 3.0);
-  // h_new = theta (tol/e)^alpha h with err = e/tol
-  EXPECT_DOUBLE_EQ(c.propose(1.0, 32.0), 0.9 * std::pow(32.0, -0.2));
-  EXPECT_DOUBLE_EQ(c.propose(2.0, 0.5), 2.0 * 0.9 * std::pow(0.5, -0.2));
-  EXPECT_DOUBLE_EQ(c.propose(1.0, 0.0), c.max_factor);          // growth limit
-  EXPECT_DOUBLE_EQ(c.propose(1.0, 1e-300), c.max_factor);
-  EXPECT_DOUBLE_EQ(c.propose(1.0, 1e300), c.min_factor);        // shrink limit
-  EXPECT_DOUBLE_EQ(c.propose(1.0, INFINITY), c.min_factor);     // non-finite estimate
-  c.h_max = 0.3;
-  EXPECT_DOUBLE_EQ(c.propose(1.0, 0.5), 0.3);
-  EXPECT_TRUE(StepController::accept(1.0));
-  EXPECT_FALSE(StepController::accept(1.0 + 1e-15));
+  auto c = make_controller("P33", 5, 4);
+  EXPECT_DOUBLE_EQ(c->params().alpha, 0.2);  // 1 / (1 + min(p, p~))
+  EXPECT_DOUBLE_EQ(make_controller("P33", 3, 2)->params().alpha, 1.0 / 3.0);
+  ControllerMemory m;
+  // h_new = theta (tol/e)^alpha h with err = e/tol, after accepted and rejected trials alike
+  EXPECT_DOUBLE_EQ(c->next_step(1.0, 32.0, false, m), 0.9 * std::pow(32.0, -0.2));
+  EXPECT_EQ(m.filled, 0);  // a rejected step is not remembered
+  EXPECT_DOUBLE_EQ(c->next_step(2.0, 0.5, true, m), 2.0 * 0.9 * std::pow(0.5, -0.2));
+  EXPECT_EQ(m.filled, 1);
+  EXPECT_EQ(m.err1, 0.5);
+  EXPECT_DOUBLE_EQ(c->next_step(1.0, 0.0, true, m), c->params().max_factor);  // growth limit
+  EXPECT_DOUBLE_EQ(c->next_step(1.0, 1e-300, true, m), c->params().max_factor);
+  EXPECT_DOUBLE_EQ(c->next_step(1.0, 1e300, false, m), c->params().min_factor);  // shrink limit
+  EXPECT_DOUBLE_EQ(c->next_step(1.0, INFINITY, false, m), c->params().min_factor);  // non-finite estimate
+  c->params().h_max = 0.3;
+  EXPECT_DOUBLE_EQ(c->next_step(1.0, 0.5, true, m), 0.3);
+  EXPECT_TRUE(c->accept(1.0));
+  EXPECT_FALSE(c->accept(1.0 + 1e-15));
+  // The authors' settings: alpha 1/4, safety 0.85, strict acceptance, no limits.
+  auto a = make_controller(Config::from_pairs({{"controller.exponent", "0.25"}, {"safety", "0.85"},
+                                               {"strict_acceptance", "true"}, {"limit_factors", "false"}}),
+                           5, 4);
+  EXPECT_FALSE(a->accept(1.0));
+  EXPECT_TRUE(a->accept(std::nextafter(1.0, 0.0)));
+  EXPECT_DOUBLE_EQ(a->next_step(1.0, 1e-8, true, m), 0.85 * std::pow(1e-8, -0.25));  // 85: beyond max_factor
+  EXPECT_DOUBLE_EQ(a->next_step(1.0, 0.01, false, m), 0.85 * std::pow(0.01, -0.25));  // P33 grows after a rejection
+  EXPECT_DOUBLE_EQ(a->next_step(1.0, 1e8, false, m), 0.85 * std::pow(1e8, -0.25));   // 0.0085
+  EXPECT_EQ(a->next_step(1.0, 0.0, true, m), INFINITY);  // (tol/0)^a h; the driver clips to T - t
+}
+
+// Each controller's formula with its memory, against the formulas written out (controller.hpp).
+TEST(MethodsController, FormulasWithMemory) {
+  const double al = 0.2, th = 0.9;
+  const double e[4] = {0.5, 0.8, 0.3, 1.7};
+  const double h[4] = {0.1, 0.12, 0.09, 0.2};
+  for (const std::string name : {"I", "PI", "PID", "H211"}) {
+    Config cfg = Config::from_pairs({{"controller", name}, {"limit_factors", "false"}});
+    auto c = make_controller(cfg, 5, 4);
+    ControllerMemory m;
+    for (int n = 0; n < 3; ++n) {
+      const double got = c->next_step(h[n], e[n], true, m) / h[n];
+      double rho = std::pow(e[n], -al);  // first step of every controller: the I formula
+      if (name == "PI" && n >= 1) rho = std::pow(e[n], -0.8 * al) * std::pow(e[n - 1], 0.31 * al);
+      if (name == "PID" && n == 1) rho = std::pow(e[n], -0.58 * al) * std::pow(e[n - 1], 0.21 * al);
+      if (name == "PID" && n == 2)
+        rho = std::pow(e[n], -0.58 * al) * std::pow(e[n - 1], 0.21 * al) * std::pow(e[n - 2], -0.1 * al);
+      if (name == "H211" && n >= 1)
+        rho = std::pow(e[n], -al / 4) * std::pow(e[n - 1], -al / 4) * std::pow(h[n] / h[n - 1], -0.25);
+      EXPECT_NEAR(got, th * rho, 1e-14) << name << " step " << n;
+    }
+    // after a rejection: err^-alpha, but no growth for these controllers (HNW I, II.4)
+    const ControllerMemory before = m;
+    EXPECT_DOUBLE_EQ(c->next_step(h[3], e[3], false, m), h[3] * th * std::pow(e[3], -al)) << name;
+    EXPECT_DOUBLE_EQ(c->next_step(h[3], 0.01, false, m), h[3]) << name;  // 0.9 * 0.01^-0.2 = 2.26 capped at 1
+    EXPECT_EQ(m.err1, before.err1) << name;
+  }
+  EXPECT_THROW(make_controller(Config::from_pairs({{"controller", "I"}, {"controller.k1", "0.7"}}), 5, 4), UsageError);
+  EXPECT_THROW(Config::from_pairs({{"controller", "PJD"}}), UsageError);
+  for (const auto* e2 : ControllerRegistry::instance().all()) EXPECT_FALSE(e2->source.empty()) << e2->name;
 }
 
 // y' = 0: every error estimate is exactly 0, so each step grows by exactly max_factor until h_max.
@@ -149,12 +194,13 @@ TEST(MethodsController, OptionsFromKeys) {
   EXPECT_EQ(o.t0, 0.5);
   EXPECT_EQ(o.t_final, 2.0);
   EXPECT_EQ(o.h0, 0.01);
-  EXPECT_EQ(o.controller.safety, 0.8);
-  EXPECT_EQ(o.controller.min_factor, 0.1);
-  EXPECT_EQ(o.controller.max_factor, 3.0);
-  EXPECT_EQ(o.controller.h_min, 1e-10);
-  EXPECT_EQ(o.controller.h_max, 0.5);
-  EXPECT_DOUBLE_EQ(o.controller.alpha, 1.0 / 3.0);
+  EXPECT_EQ(o.controller->name(), "P33");
+  EXPECT_EQ(o.controller->params().safety, 0.8);
+  EXPECT_EQ(o.controller->params().min_factor, 0.1);
+  EXPECT_EQ(o.controller->params().max_factor, 3.0);
+  EXPECT_EQ(o.controller->params().h_min, 1e-10);
+  EXPECT_EQ(o.controller->params().h_max, 0.5);
+  EXPECT_DOUBLE_EQ(o.controller->params().alpha, 1.0 / 3.0);
   EXPECT_EQ(o.norm.atol, 1e-4);  // default atol = tol
   EXPECT_EQ(o.norm.rtol, 1e-4);
   EXPECT_EQ(o.norm.kind, ErrorNorm::Kind::Max);
@@ -162,7 +208,14 @@ TEST(MethodsController, OptionsFromKeys) {
   EXPECT_EQ(d.norm.atol, 1e-6);
   EXPECT_EQ(d.norm.rtol, 0.0);
   EXPECT_EQ(d.norm.kind, ErrorNorm::Kind::L2);  // e = ||y - y~|| < tol as in [P] 4
-  EXPECT_EQ(d.controller.h_max, INFINITY);
+  EXPECT_EQ(d.controller->params().h_max, INFINITY);
+  EXPECT_EQ(d.h0_fraction, 1e-3);
+  EXPECT_LT(d.end_slack, 0.0);  // auto
+  const AdaptiveOptions au = adaptive_options(
+      Config::from_pairs({{"h0_fraction", "0.01"}, {"end_slack", "1.1102230246251565e-15"}}), pair, 0.0, 3.0, 1e-6);
+  EXPECT_EQ(start_adaptive(au).h, 0.03);  // T/100
+  EXPECT_EQ(au.end_slack, 5 * 2.220446049250313e-16);
+  EXPECT_THROW(adaptive_options(Config::from_pairs({{"end_slack", "-1"}}), pair, 0, 1, 1e-6), UsageError);
   const Config fixed = Config::from_pairs({{"atol", "1e-7"}, {"rtol", "1e-5"}});
   const AdaptiveOptions f = adaptive_options(fixed, pair, 0.0, 1.0, std::nullopt);
   EXPECT_EQ(f.norm.atol, 1e-7);
@@ -204,5 +257,93 @@ TEST(MethodsAdaptive, ToleranceSweepOnKnownSolution) {
       rejected += r.rec.rejected;
     }
     EXPECT_GT(rejected, 0u) << m;
+  }
+}
+
+// Output at requested times comes from the dense output: the accepted steps, their errors and
+// the final state are bitwise those of the run without output times.
+TEST(MethodsAdaptive, SampleTimesDoNotChangeTheSteps) {
+  for (const auto& m : kPairs) {
+    auto m1 = pulse_problem(), m2 = pulse_problem();
+    const Config cfg = Config::from_pairs({});
+    const AdaptiveRun a = run_adaptive(m, *m1, cfg, 1.2, 1e-6);
+    const AdaptiveRun b = run_adaptive(m, *m2, cfg, 1.2, 1e-6, 0.01);
+    EXPECT_EQ(a.rec.t, b.rec.t) << m;
+    EXPECT_EQ(a.rec.h, b.rec.h) << m;
+    EXPECT_EQ(a.rec.err, b.rec.err) << m;
+    EXPECT_EQ(a.rec.rejected_h, b.rec.rejected_h) << m;
+    EXPECT_EQ(a.y, b.y) << m;
+    ASSERT_EQ(b.observed_t.size(), 121u) << m;  // t0, 0.01 ... 1.19, T
+    EXPECT_EQ(b.observed_t[57], 57 * 0.01) << m;
+  }
+}
+
+// The continuous extension's order, measured: a single step of size h from y0 of the pulse-free
+// problem, sampled at theta = 0.3 and 0.7, against the exact solution; the error must fall
+// like h^(q+1) with q = dense_order() (4 for the Dormand-Prince weights, p for the fallback).
+TEST(MethodsAdaptive, DenseOutputOrderMeasured) {
+  for (const auto& m : kPairs) {
+    auto model = std::make_unique<TwoExponentialProblem>(
+        std::vector<std::pair<FactorKind, std::size_t>>{{FactorKind::SO3Left, 1}, {FactorKind::SE3OnTS2, 2}}, 31, 0.0,
+        0.6, 0.04);
+    par::Context ctx(MPI_COMM_SELF);
+    auto st = make_stepper(m, Config::from_pairs({}), *model);
+    st->bind(*model, ctx);
+    const std::size_t n = model->space().state_size();
+    std::vector<double> y0(n), y1(n), out(n), exact(n);
+    model->initial_state(y0.data());
+    ErrorNorm norm;
+    double prev = 0.0, slope = 0.0;
+    std::printf("  %-13s dense order %d:", m.c_str(), st->dense_order());
+    for (double h : {0.2, 0.1, 0.05}) {
+      double worst = 0.0;
+      for (double theta : {0.3, 0.7}) {
+        st->invalidate();
+        st->try_step(0.0, h, y0.data(), y1.data(), norm);
+        st->dense_output(0.0, h, theta, y0.data(), out.data(), n);
+        model->exact_solution(theta * h, exact.data());
+        worst = std::max(worst, distance(out, exact));
+      }
+      if (prev > 0.0) slope = std::log2(prev / worst);
+      std::printf(" h=%g err=%.3e", h, worst);
+      prev = worst;
+    }
+    std::printf(" observed %.2f\n", slope);
+    EXPECT_GT(slope, st->dense_order() + 1 - 0.4) << m;
+    if (m == "rkmk54" || m == "dopri54") {
+      EXPECT_EQ(st->dense_order(), 4) << m;
+    }
+  }
+}
+
+// The driver's state is plain data: a run stopped after some steps (here by max_steps) and
+// continued from a copy of its AdaptiveState, with a fresh stepper, takes bitwise the same steps.
+TEST(MethodsAdaptive, ContinueFromStateIsBitwiseTheSameRun) {
+  for (const std::string ctl : {"P33", "PID", "H211"}) {
+    auto m1 = pulse_problem(), m2 = pulse_problem();
+    const Config cfg = Config::from_pairs({{"controller", ctl}});
+    const AdaptiveRun full = run_adaptive("rkmk54", *m1, cfg, 1.2, 1e-6);
+    par::Context ctx(MPI_COMM_SELF);
+    auto st = make_stepper("rkmk54", cfg, *m2);
+    st->bind(*m2, ctx);
+    std::vector<double> y(m2->space().state_size());
+    m2->initial_state(y.data());
+    AdaptiveOptions opt = adaptive_options(cfg, st->info(), 0.0, 1.2, 1e-6);
+    AdaptiveState s = start_adaptive(opt);
+    opt.max_steps = 25;
+    EXPECT_THROW(continue_adaptive(*st, ctx, y.data(), opt, nullptr, y.size(), s), NumericalError);
+    ASSERT_EQ(s.record.accepted, 25u);
+    const AdaptiveState saved = s;  // what a checkpoint would write
+    const std::vector<double> y_saved = y;
+    auto st2 = make_stepper("rkmk54", cfg, *m2);
+    st2->bind(*m2, ctx);
+    AdaptiveState resumed = saved;
+    std::vector<double> y2 = y_saved;
+    opt.max_steps = 100000000;
+    continue_adaptive(*st2, ctx, y2.data(), opt, nullptr, y2.size(), resumed);
+    EXPECT_EQ(resumed.record.t, full.rec.t) << ctl;
+    EXPECT_EQ(resumed.record.h, full.rec.h) << ctl;
+    EXPECT_EQ(resumed.record.rejected, full.rec.rejected) << ctl;
+    EXPECT_EQ(y2, full.y) << ctl;
   }
 }

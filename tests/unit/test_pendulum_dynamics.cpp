@@ -253,10 +253,13 @@ TEST(PendulumConfig, KeysBuildTheModel) {
   EXPECT_TRUE(pend->capabilities().sphere_lagrangian);
   std::vector<double> y(24);
   pend->initial_state(y.data());
-  const double s = std::sqrt(2.0) / 2.0;  // [P] 5.3
+  // [P] 5.3: (cos(pi/4), 0, sin(pi/4)) computed as such, as in the authors' MATLAB (they
+  // differ in the last bit: 0.7071067811865476 and 0.7071067811865475)
+  const double pi = 3.141592653589793;
+  EXPECT_NE(std::cos(pi / 4.0), std::sin(pi / 4.0));
   for (int i = 0; i < 4; ++i) {
-    EXPECT_EQ(y[6 * i], s);
-    EXPECT_EQ(y[6 * i + 2], s);
+    EXPECT_EQ(y[6 * i], std::cos(pi / 4.0));
+    EXPECT_EQ(y[6 * i + 2], std::sin(pi / 4.0));
     EXPECT_EQ(y[6 * i + 4], 1.0);
     EXPECT_EQ(y[6 * i + 1] + y[6 * i + 3] + y[6 * i + 5], 0.0);
   }
