@@ -17,8 +17,9 @@ using namespace quad_layout;
 const bool kKeys = declare_options({
     {"quadrotors.inputs", OptionType::Choice, "none",
      "thrusts u_i and moments M_i: none (u = M = 0, energy conserved); constant (u_i = -T_i R_i e3 with "
-     "T_i = quadrotors.thrust, M_i = quadrotors.moment)",
-     {"none", "constant"}, "quadrotors"},
+     "T_i = quadrotors.thrust, M_i = quadrotors.moment); geometric (load tracking of the parabola of [P] 6.2, "
+     "controller after Lee, Sreenath & Kumar 2013 with the authors' gains, M_i = (1, 1, 1))",
+     {"none", "constant", "geometric"}, "quadrotors"},
     {"quadrotors.thrust", OptionType::RealList, "0, 0", "constant thrust magnitudes T_1, T_2 [N] (inputs = constant)",
      {}, "quadrotors"},
     {"quadrotors.moment", OptionType::RealList, "1, 1, 1, 1, 1, 1",
@@ -100,6 +101,84 @@ void ConstantInputs::evaluate(double, const QuadrotorState& s, QuadrotorInputs& 
   }
 }
 
+DesiredTrajectory DesiredTrajectory::parabola(double t) {
+  const double s = t - 2.5;
+  DesiredTrajectory y;
+  y.d = {Vec3(s, 0.0, s * s - 7.0), Vec3(1.0, 0.0, 2.0 * s), Vec3(0.0, 0.0, 2.0), Vec3::Zero(), Vec3::Zero()};
+  return y;
+}
+
+namespace {
+/// n = x/|x| and its first two time derivatives from those of x.
+struct UnitDerivatives {
+  Vec3 n, n1, n2;
+};
+UnitDerivatives unit_derivatives(const Vec3& x, const Vec3& x1, const Vec3& x2) {
+  UnitDerivatives u;
+  const double r = x.norm();
+  u.n = x / r;
+  const double r1 = u.n.dot(x1);
+  u.n1 = (x1 - r1 * u.n) / r;
+  const double r2 = u.n1.dot(x1) + u.n.dot(x2);
+  u.n2 = (x2 - r2 * u.n - 2.0 * r1 * u.n1) / r;
+  return u;
+}
+}  // namespace
+
+void GeometricTracking::evaluate(double t, const QuadrotorState& s, QuadrotorInputs& out, Detail& d) const {
+  const DesiredTrajectory yd = DesiredTrajectory::parabola(t);
+  const Vec3 ge3 = g_ * kE3;
+  // Load: desired force and tensions ([50] eqs. (15), (16), (19))
+  d.e_y = s.y - yd.d[0];
+  const Vec3 e_v = s.v - yd.d[1];
+  d.Fd = m_y_ * (-k_.k_y * d.e_y - k_.k_v * e_v + yd.d[2] - ge3);
+  const Vec3 rsum = k_.formation[0] + k_.formation[1];
+  std::array<Vec3, 2> mu, q_dot;
+  for (int i = 0; i < 2; ++i) {
+    const double c = 1.0 / (k_.formation[i].dot(kE3) * rsum.norm());
+    mu[i] = c * d.Fd.dot(s.q[i]) * s.q[i];
+    q_dot[i] = s.w[i].cross(s.q[i]);
+  }
+  // Derivatives of F_d with the commanded load acceleration y'' = (mu_1 + mu_2)/m_y + g e3.
+  const Vec3 e_a = (mu[0] + mu[1]) / m_y_ + ge3 - yd.d[2];
+  const Vec3 Fd1 = m_y_ * (-k_.k_y * e_v - k_.k_v * e_a + yd.d[3]);
+  Vec3 mu_dot_sum = Vec3::Zero();
+  for (int i = 0; i < 2; ++i) {
+    const double c = 1.0 / (k_.formation[i].dot(kE3) * rsum.norm());
+    mu_dot_sum += c * ((Fd1.dot(s.q[i]) + d.Fd.dot(q_dot[i])) * s.q[i] + d.Fd.dot(s.q[i]) * q_dot[i]);
+  }
+  const Vec3 e_j = mu_dot_sum / m_y_ - yd.d[3];
+  const Vec3 Fd2 = m_y_ * (-k_.k_y * e_a - k_.k_v * e_j + yd.d[4]);
+  // Formation frame Q = [b1, b2, b3] ([50] eq. (17)) and its derivatives; b = -x/|x|.
+  const Vec3& sd = k_.formation_axis;
+  const Vec3 F = d.Fd;
+  const UnitDerivatives b1 = unit_derivatives(F.cross(F.cross(sd)), Fd1.cross(F.cross(sd)) + F.cross(Fd1.cross(sd)),
+                                              Fd2.cross(F.cross(sd)) + 2.0 * Fd1.cross(Fd1.cross(sd)) + F.cross(Fd2.cross(sd)));
+  const UnitDerivatives b2 = unit_derivatives(F.cross(sd), Fd1.cross(sd), Fd2.cross(sd));
+  const UnitDerivatives b3 = unit_derivatives(F, Fd1, Fd2);
+  Mat3 Q, Q1, Q2;
+  Q << -b1.n, -b2.n, -b3.n;
+  Q1 << -b1.n1, -b2.n1, -b3.n1;
+  Q2 << -b1.n2, -b2.n2, -b3.n2;
+  for (int i = 0; i < 2; ++i) {
+    const int j = 1 - i;
+    const Vec3& q = s.q[i];
+    const Mat3 qh = so3::hat(q), qh2 = qh * qh;
+    d.q_d[i] = Q * k_.formation[i];  // ([50] eq. (18))
+    d.q_d_dot[i] = Q1 * k_.formation[i];
+    d.q_d_ddot[i] = Q2 * k_.formation[i];
+    const Vec3 w_d = d.q_d[i].cross(d.q_d_dot[i]);
+    const Vec3 w_d_dot = d.q_d[i].cross(d.q_d_ddot[i]);
+    d.e_q[i] = d.q_d[i].cross(q);                   // ([50] eq. (23))
+    const Vec3 e_w = s.w[i] + qh2 * w_d;
+    const Vec3 u_par = mu[i] + m_[i] * L_[i] * s.w[i].squaredNorm() * q + (m_[i] / m_y_) * q * q.dot(mu[0] + mu[1]);
+    const Vec3 u_perp = m_[i] * L_[i] * qh * (-k_.k_q * d.e_q[i] - k_.k_w * e_w - q.dot(w_d) * q_dot[i] - qh2 * w_d_dot) -
+                        (m_[i] / m_y_) * qh2 * mu[j];  // hat(q_i)^2 mu_i = 0
+    out.thrust[i] = u_par + u_perp;
+    out.moment[i] = k_.moment;
+  }
+}
+
 Quadrotors::Quadrotors(QuadrotorParameters p, std::unique_ptr<QuadrotorInputLaw> inputs, const par::Context* ctx)
     : p_(std::move(p)), inputs_(std::move(inputs)), owner_(ctx) {
   space_.add(FactorKind::Translation3, owner_.local(2), "load");        // y, v
@@ -139,9 +218,11 @@ std::unique_ptr<Model> Quadrotors::create(const Config& cfg, par::Context& ctx) 
     }
   }
   std::unique_ptr<QuadrotorInputLaw> law;
-  const std::string kind = cfg.get_choice("quadrotors.inputs", {"none", "constant"});
+  const std::string kind = cfg.get_choice("quadrotors.inputs", {"none", "constant", "geometric"});
   if (kind == "none") {
     law = std::make_unique<NoInputs>();
+  } else if (kind == "geometric") {
+    law = std::make_unique<GeometricTracking>(p.load_mass, p.mass, p.length, p.gravity);
   } else {
     const auto T = list_of(cfg, "quadrotors.thrust", 2);
     const auto M = list_of(cfg, "quadrotors.moment", 6);
@@ -218,7 +299,7 @@ double Quadrotors::potential_energy(const QuadrotorState& s) const {
   return U;
 }
 
-void Quadrotors::observables(double, const double* P, Observables& out) {
+void Quadrotors::observables(double t, const double* P, Observables& out) {
   double T = 0.0, U = 0.0, unit = 0.0, tang = 0.0, orth = 0.0;
   if (owner_.owns()) {
     const QuadrotorState s = QuadrotorState::read(P);
@@ -236,11 +317,31 @@ void Quadrotors::observables(double, const double* P, Observables& out) {
   out.set("unit_norm_error", owner_.broadcast(unit));
   out.set("tangency_error", owner_.broadcast(tang));
   out.set("orthogonality_error", owner_.broadcast(orth));
+  if (const auto* ctrl = dynamic_cast<const GeometricTracking*>(inputs_.get())) {
+    // [P] Figs 15-17: load position error y - y_d(t) and link direction errors |q_id x q_i|
+    Vec3 e = Vec3::Zero();
+    std::array<double, 2> eq{0.0, 0.0};
+    if (owner_.owns()) {
+      QuadrotorInputs u;
+      GeometricTracking::Detail d;
+      ctrl->evaluate(t, QuadrotorState::read(P), u, d);
+      e = d.e_y;
+      eq = {d.e_q[0].norm(), d.e_q[1].norm()};
+    }
+    out.set("load_error_x", owner_.broadcast(e.x()));
+    out.set("load_error_y", owner_.broadcast(e.y()));
+    out.set("load_error_z", owner_.broadcast(e.z()));
+    out.set("link1_direction_error", owner_.broadcast(eq[0]));
+    out.set("link2_direction_error", owner_.broadcast(eq[1]));
+  }
 }
 
 std::vector<std::string> Quadrotors::observable_names() const {
-  return {"total_energy", "kinetic_energy", "potential_energy", "unit_norm_error", "tangency_error",
-          "orthogonality_error"};
+  std::vector<std::string> n = {"total_energy",   "kinetic_energy", "potential_energy",
+                                "unit_norm_error", "tangency_error", "orthogonality_error"};
+  if (dynamic_cast<const GeometricTracking*>(inputs_.get()) != nullptr)
+    n.insert(n.end(), {"load_error_x", "load_error_y", "load_error_z", "link1_direction_error", "link2_direction_error"});
+  return n;
 }
 
 std::vector<TrajectoryField> Quadrotors::trajectory_fields() const {

@@ -36,7 +36,25 @@
 //   constant  u_i = -T_i R_i e3 with constant thrust magnitudes T_i (quadrotors.thrust) and
 //             constant body moments M_i (quadrotors.moment); [P]'s own runs use M_i = (1, 1, 1)
 //             (the attitude controllers are left out in [P] 6.2).
+//   geometric the tracking controller of [P] 6.2 after Lee, Sreenath & Kumar 2013 (below).
 // The energy balance is dE/dt = sum_i u_i . y_i' + sum_i M_i . Omega_i.
+//
+// Geometric controller (GeometricTracking; [P] 6.2 and its ref. [50], gains and desired data
+// of the authors' code): load tracking errors e_y = y - y_d, e_v = v - y_d',
+//   F_d = m_y (-k_y e_y - k_v e_v + y_d'' - g e3)                      (desired force on the load)
+//   mu_i = c_i (F_d . q_i) q_i,  c_i = 1 / ((r_id . e3) |r_1d + r_2d|)  (tension of link i)
+//   u_i^par = mu_i + m_i L_i |w_i|^2 q_i + (m_i/m_y) q_i q_i^T (mu_1 + mu_2)
+//   q_id = Q r_id, Q = [-F_d x (F_d x s)/|.|, -F_d x s/|.|, -F_d/|F_d|] (formation frame, s = -e2),
+//   w_id = q_id x q_id', e_qi = q_id x q_i, e_wi = w_i + hat(q_i)^2 w_id,
+//   u_i^perp = m_i L_i q_i x (-k_q e_qi - k_w e_wi - (q_i . w_id) q_i' - hat(q_i)^2 w_id')
+//              - (m_i/m_y) hat(q_i)^2 (mu_1 + mu_2),
+// with k_y = 12, k_v = 5, k_q = 16, k_w = 5, r_1d,2d = (+-sin 30 deg, 0, cos 30 deg) and the
+// parabola y_d(t) = (t - 2.5, 0, (t - 2.5)^2 - 7). Simplifications, as in [P] 6.2 and its code:
+//  - the attitude controllers are left out: u_i acts as commanded whatever R_i is (it is not
+//    constrained to -T_i R_i e3), and M_i = (1, 1, 1) is constant;
+//  - in q_id', q_id'' the load acceleration is the one the controller commands,
+//    y'' = (mu_1 + mu_2)/m_y + g e3 and y''' = (mu_1' + mu_2')/m_y, not the true one;
+//  - the tension split mu_i uses the fixed factor c_i above instead of the distribution of [50].
 //
 // Parameters: [P] prints none. We take those of the authors' public MATLAB code for [P] 6
 // (github.com/THREAD-3-2/RKMK_Commutator_free_integrators, src/main.m): m_y = 0.4, m_i = 0.755,
@@ -111,6 +129,45 @@ class ConstantInputs final : public QuadrotorInputLaw {
  private:
   std::array<double, 2> thrust_;
   std::array<Vec3, 2> moment_;
+};
+
+/// Desired load trajectory y_d(t) and its derivatives up to order 4.
+struct DesiredTrajectory {
+  std::array<Vec3, 5> d;  // y_d, y_d', y_d'', y_d''', y_d''''
+  /// The parabola of [P] 6.2 (authors' code): y_d(t) = (t - 2.5, 0, (t - 2.5)^2 - 7).
+  static DesiredTrajectory parabola(double t);
+};
+
+struct GeometricGains {
+  double k_y = 12.0, k_v = 5.0, k_q = 16.0, k_w = 5.0;
+  std::array<Vec3, 2> formation{Vec3(0.5, 0.0, 0.8660254037844386), Vec3(-0.5, 0.0, 0.8660254037844386)};  // r_id
+  Vec3 formation_axis = Vec3(0.0, -1.0, 0.0);                                                             // s
+  Vec3 moment = Vec3(1.0, 1.0, 1.0);                                                                     // M_i
+};
+
+/// The tracking controller of [P] 6.2 (see the header comment).
+class GeometricTracking final : public QuadrotorInputLaw {
+ public:
+  struct Detail {
+    Vec3 Fd, e_y;
+    std::array<Vec3, 2> q_d, q_d_dot, q_d_ddot, e_q;
+  };
+  GeometricTracking(double load_mass, std::array<double, 2> mass, std::array<double, 2> length, double gravity,
+                    GeometricGains gains = {})
+      : m_y_(load_mass), m_(mass), L_(length), g_(gravity), k_(gains) {}
+  std::string name() const override { return "geometric"; }
+  void evaluate(double t, const QuadrotorState& s, QuadrotorInputs& out) const override {
+    Detail d;
+    evaluate(t, s, out, d);
+  }
+  /// The same computation, also returning the desired directions and errors.
+  void evaluate(double t, const QuadrotorState& s, QuadrotorInputs& out, Detail& d) const;
+
+ private:
+  double m_y_;
+  std::array<double, 2> m_, L_;
+  double g_;
+  GeometricGains k_;
 };
 
 class Quadrotors final : public Model {

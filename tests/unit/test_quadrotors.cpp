@@ -291,3 +291,82 @@ TEST(Quadrotors, RegisteredWithKeys) {
   EXPECT_THROW(make_model(Config::from_pairs({{"model", "quadrotors"}, {"quadrotors.length", "0.6"}}), ctx),
                UsageError);
 }
+
+namespace {
+std::unique_ptr<Quadrotors> paper_tracking_model() {
+  const QuadrotorParameters p;
+  return std::make_unique<Quadrotors>(p, std::make_unique<GeometricTracking>(p.load_mass, p.mass, p.length, p.gravity));
+}
+}  // namespace
+
+// With u^par of the controller, M_q v' = M_q (g e3 + (mu_1 + mu_2)/m_y), so the load
+// acceleration the controller assumes is the true one and q_id', q_id'' are exact time
+// derivatives of q_id(t, P(t)) along the closed loop: central differences of q_id over a fine
+// rkmk5 solution (h = 1e-4) approach them at second order (deviation / 4 when delta / 2).
+TEST(QuadrotorsController, DesiredDirectionDerivativesMatchFiniteDifferences) {
+  const double t0 = 1.0, h = 1e-4;
+  const QuadrotorParameters p;
+  const GeometricTracking ctrl(p.load_mass, p.mass, p.length, p.gravity);
+  auto detail_at = [&](double t) {
+    auto m = paper_tracking_model();
+    auto st = stepper("rkmk5", *m);
+    const auto y = run_fixed(*st, *m, t, std::lround(t / h));
+    QuadrotorInputs u;
+    GeometricTracking::Detail d;
+    ctrl.evaluate(t, QuadrotorState::read(y.data()), u, d);
+    return d;
+  };
+  const GeometricTracking::Detail mid = detail_at(t0);
+  std::array<std::array<double, 2>, 2> dev1{}, dev2{};  // [delta index][link]
+  const double deltas[2] = {2e-3, 1e-3};
+  for (int k = 0; k < 2; ++k) {
+    const double delta = deltas[k];
+    const auto lo = detail_at(t0 - delta), hi = detail_at(t0 + delta);
+    for (int i = 0; i < 2; ++i) {
+      dev1[k][i] = ((hi.q_d[i] - lo.q_d[i]) / (2 * delta) - mid.q_d_dot[i]).norm();
+      dev2[k][i] = ((hi.q_d[i] - 2.0 * mid.q_d[i] + lo.q_d[i]) / (delta * delta) - mid.q_d_ddot[i]).norm();
+    }
+  }
+  for (int i = 0; i < 2; ++i) {
+    std::printf("link %d: |q_d'| %.3f, FD deviations %.2e -> %.2e; |q_d''| %.3f, FD deviations %.2e -> %.2e\n", i + 1,
+                mid.q_d_dot[i].norm(), dev1[0][i], dev1[1][i], mid.q_d_ddot[i].norm(), dev2[0][i], dev2[1][i]);
+    EXPECT_GT(mid.q_d_dot[i].norm(), 0.1);  // the directions do move at t0
+    EXPECT_LT(dev1[1][i], 1e-4 * mid.q_d_dot[i].norm());
+    EXPECT_LT(dev2[1][i], 1e-4 * mid.q_d_ddot[i].norm());
+    EXPECT_NEAR(dev1[0][i] / dev1[1][i], 4.0, 0.5);
+    EXPECT_NEAR(dev2[0][i] / dev2[1][i], 4.0, 0.5);
+    EXPECT_NEAR(mid.q_d[i].norm(), 1.0, 1e-14);
+  }
+}
+
+// [P] Figs 15-18 with the paper's setting (RKMK4, 2000 steps over [0, 5]): the load error
+// |y - y_d| and the link direction errors |q_id x q_i| decrease (at T = 5 below 1e-3 of the
+// initial values), and the Lie group solution keeps the manifold to round-off.
+TEST(QuadrotorsController, TracksTheParabola) {
+  const double h = 0.0025;
+  std::vector<double> ey, eq;
+  for (double t : {0.0, 1.5, 3.0, 5.0}) {
+    auto m = paper_tracking_model();
+    auto st = stepper("rkmk4", *m);
+    const auto y = t == 0.0 ? [&] {
+      std::vector<double> y0(quad_layout::kStateDim);
+      m->initial_state(y0.data());
+      return y0;
+    }()
+                            : run_fixed(*st, *m, t, std::lround(t / h));
+    Observables o;
+    m->observables(t, y.data(), o);
+    ey.push_back(Vec3(o.get("load_error_x"), o.get("load_error_y"), o.get("load_error_z")).norm());
+    eq.push_back(std::max(o.get("link1_direction_error"), o.get("link2_direction_error")));
+    std::printf("t = %.1f: |y - y_d| %.2e, max |q_d x q| %.2e, |1-|q|^2| %.1e, ||R^T R - I|| %.1e\n", t, ey.back(),
+                eq.back(), o.get("unit_norm_error"), o.get("orthogonality_error"));
+    EXPECT_LT(o.get("unit_norm_error"), 1e-13);
+    EXPECT_LT(o.get("orthogonality_error"), 1e-13);
+  }
+  for (std::size_t k = 2; k < ey.size(); ++k) {
+    EXPECT_LT(ey[k], ey[k - 1]);
+    EXPECT_LT(eq[k], eq[k - 1]);
+  }
+  EXPECT_LT(ey.back(), 1e-3 * ey.front());
+  EXPECT_LT(eq.back(), 1e-3 * eq.front());
+}
