@@ -52,8 +52,10 @@
 // parabola y_d(t) = (t - 2.5, 0, (t - 2.5)^2 - 7). Simplifications, as in [P] 6.2 and its code:
 //  - the attitude controllers are left out: u_i acts as commanded whatever R_i is (it is not
 //    constrained to -T_i R_i e3), and M_i = (1, 1, 1) is constant;
-//  - in q_id', q_id'' the load acceleration is the one the controller commands,
-//    y'' = (mu_1 + mu_2)/m_y + g e3 and y''' = (mu_1' + mu_2')/m_y, not the true one;
+//  - q_id', q_id'' use y'' = (mu_1 + mu_2)/m_y + g e3 and y''' = (mu_1' + mu_2')/m_y as the
+//    authors' code does; with this u^par that is not an approximation on the manifold
+//    (M_q v' = M_q (g e3 + (mu_1 + mu_2)/m_y)), and a test checks q_id', q_id'' against
+//    finite differences along the closed loop;
 //  - the tension split mu_i uses the fixed factor c_i above instead of the distribution of [50].
 //
 // Parameters: [P] prints none. We take those of the authors' public MATLAB code for [P] 6
