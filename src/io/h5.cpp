@@ -1,5 +1,7 @@
 #include "io/h5.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -141,6 +143,7 @@ File File::create(const std::string& path, MPI_Comm comm) {
   MPI_Comm_rank(comm, &f.rank_);
   MPI_Comm_size(comm, &f.size_);
   f.parallel_ = true;
+  f.comm_ = comm;
   f.path_ = path;
   Handle fapl(check_id(H5Pcreate(H5P_FILE_ACCESS), "create file access property list"));
   check(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "select the MPI-IO driver");
@@ -148,9 +151,24 @@ File File::create(const std::string& path, MPI_Comm comm) {
   H5Pset_all_coll_metadata_ops(fapl, 1);
   H5Pset_coll_metadata_write(fapl, 1);
   const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  if (id < 0) throw Error("HDF5: cannot create file '" + path + "'");
-  f.h_ = Handle(id);
+  if (id >= 0) f.h_ = Handle(id);
+  f.agree(id < 0 ? "HDF5: cannot create file '" + path + "'" : std::string());
   return f;
+}
+
+void File::agree(const std::string& local_error) const {
+  if (!parallel_ || size_ == 1) {
+    if (!local_error.empty()) throw Error(local_error);
+    return;
+  }
+  int who = local_error.empty() ? size_ : rank_, first = size_;
+  MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, comm_);
+  if (first == size_) return;
+  unsigned long n = local_error.size();
+  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG, first, comm_);
+  std::string msg = rank_ == first ? local_error : std::string(n, '\0');
+  if (n) MPI_Bcast(msg.data(), static_cast<int>(n), MPI_CHAR, first, comm_);
+  throw Error(msg);
 }
 
 File File::create_serial(const std::string& path) {
@@ -165,6 +183,11 @@ File File::create_serial(const std::string& path) {
 
 File File::open_read(const std::string& path) {
   quiet_errors();
+  // Checked before HDF5 sees it (its MPI-IO layer prints pages of noise for a directory).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw Error("'" + path + "' is " + (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file") +
+                ", not an HDF5 file");
   File f;
   f.path_ = path;
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -176,7 +199,23 @@ File File::open_read(const std::string& path) {
 void File::close() {
   if (!h_.valid()) return;
   const hid_t id = h_.release();
-  check(H5Fclose(id), "close file '" + path_ + "' (objects still open, a write error or a full disk)");
+  const herr_t e = H5Fclose(id);
+  agree(e < 0 ? "HDF5: cannot close file '" + path_ + "' (a write error or a full disk)" : std::string());
+}
+
+void File::close_quietly() noexcept {
+  if (!h_.valid()) return;
+  const hid_t id = h_.release();
+  // A file whose metadata cannot be flushed (full disk) may refuse to close: close every
+  // object still open in it, then the file, so that nothing is left for MPI_Finalize.
+  if (H5Fclose(id) < 0) {
+    const ssize_t n = H5Fget_obj_count(id, H5F_OBJ_ALL);
+    if (n > 0) {
+      std::vector<hid_t> ids(static_cast<std::size_t>(n));
+      const ssize_t m = H5Fget_obj_ids(id, H5F_OBJ_ALL, ids.size(), ids.data());
+      for (ssize_t i = 0; i < m; ++i) Handle(ids[static_cast<std::size_t>(i)]).reset();
+    }
+  }
 }
 
 // ------------------------------------------------------------------ groups and links
@@ -394,8 +433,8 @@ Handle write_numeric(const File& f, hid_t loc, const std::string& name, const st
   Handle lcpl = lcpl_with_parents();
   Handle d(check_id(H5Dcreate2(loc, name.c_str(), file_type, sp, lcpl, H5P_DEFAULT, H5P_DEFAULT),
                     "create dataset " + where(loc, name)));
-  if (f.writer() && !v.empty())
-    check(H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "write dataset " + where(loc, name));
+  const herr_t e = f.writer() && !v.empty() ? H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) : 0;
+  f.agree(e < 0 ? "HDF5: cannot write dataset " + where(loc, name) : std::string());
   return d;
 }
 }  // namespace
@@ -416,8 +455,8 @@ Handle write_vector(const File& f, hid_t loc, const std::string& name, const std
   Handle d(check_id(H5Dcreate2(loc, name.c_str(), t, sp, lcpl, H5P_DEFAULT, H5P_DEFAULT),
                     "create dataset " + where(loc, name)));
   const auto buf = pack_strings(v, w);
-  if (f.writer() && !v.empty())
-    check(H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), "write dataset " + where(loc, name));
+  const herr_t e = f.writer() && !v.empty() ? H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) : 0;
+  f.agree(e < 0 ? "HDF5: cannot write dataset " + where(loc, name) : std::string());
   return d;
 }
 
@@ -480,7 +519,8 @@ void write_rows(const File& f, hid_t loc, const std::string& name, std::size_t g
   }
   Handle xfer = collective_xfer(f);
   static const double dummy = 0.0;
-  check(H5Dwrite(d, H5T_NATIVE_DOUBLE, msp, fsp, xfer, local_rows ? data : &dummy), "write " + where(loc, name));
+  const herr_t e = H5Dwrite(d, H5T_NATIVE_DOUBLE, msp, fsp, xfer, local_rows ? data : &dummy);
+  f.agree(e < 0 ? "HDF5: cannot write " + where(loc, name) : std::string());
 }
 
 std::vector<double> read_rows(hid_t loc, const std::string& name, std::size_t row_offset, std::size_t rows,
@@ -532,8 +572,8 @@ void FrameWriter::append(std::size_t row_offset, std::size_t local_rows, const d
   }
   Handle xfer = collective_xfer(*file_);
   static const double dummy = 0.0;
-  check(H5Dwrite(dset_, H5T_NATIVE_DOUBLE, msp, fsp, xfer, local_rows ? data : &dummy),
-        "write frame of " + name_of(dset_));
+  const herr_t e = H5Dwrite(dset_, H5T_NATIVE_DOUBLE, msp, fsp, xfer, local_rows ? data : &dummy);
+  file_->agree(e < 0 ? "HDF5: cannot write frame of " + name_of(dset_) : std::string());
   ++frames_;
 }
 
