@@ -1,5 +1,7 @@
 #include "studies/output.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -179,7 +181,9 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
 
 StudyOutput::~StudyOutput() {
   // On an exception (thrown on every rank at the same point, see h5::File::agree): close the
-  // file, then safe_ removes the temporary file.
+  // file, then safe_ removes the temporary file. The file is detached first (its descriptors
+  // point to memory), so that closing cannot fail on a full disk.
+  if (!safe_.committed()) safe_.detach();
   file_.close_quietly();
 }
 
