@@ -46,10 +46,10 @@ cat > conv.cfg <<'CFG'
 study = convergence
 model = nfold_pendulum
 methods = lgvi
-steps = 1, 16, 32, 64
-t_final = 10
+steps = 1, 64, 128, 256
+t_final = 2
 reference.method = lgvi
-reference.steps = 1024
+reference.steps = 2048
 CFG
 out=$("$LB" run conv.cfg -o conv.h5 2>&1); st=$?
 if [[ $st -eq 3 ]]; then
@@ -57,12 +57,24 @@ if [[ $st -eq 3 ]]; then
   rep=$("$LB" report conv.h5)
   grep -E '^\| *1 *\|' <<<"$rep" | grep -q failed && ok "convergence table: the failed step shows failed" \
     || bad "convergence table: $rep"
+  [[ $(grep -c failed <<<"$(grep -E '^\| *(64|128|256) *\|' <<<"$rep")") -eq 0 ]] \
+    && grep -E '^\| lgvi +\| +2 \| +(1\.9|2\.0)' <<<"$rep" >/dev/null \
+    && ok "convergence table: the other steps are numbers, observed order ~2 from them" || bad "convergence fit: $rep"
   csv=$("$LB" report conv.h5 --format csv)
   grep -q ',failed,failed,0,' <<<"$csv" && ok "convergence csv: failed row, not in the fit" || bad "convergence csv: $csv"
   out=$("$LB" run conv.cfg -o conv2.h5 --failures=expected 2>&1) && ok "convergence, failures = expected: exit 0" \
     || bad "convergence failures = expected: $out"
 else
-  bad "convergence with steps = 1 at T = 10: exit $st (expected 3: the implicit solve at h = 10 fails): $out"
+  bad "convergence with steps = 1 at T = 2: exit $st (expected 3: the implicit solve at h = 2 fails): $out"
+fi
+
+# Plots: failed runs are not drawn as numbers; the script says how many failed.
+if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null && [[ -f conv.h5 ]]; then
+  out=$(/usr/bin/python3 "$SRC/studies/plots/plot_study.py" conv.h5 --out plots --formats png 2>&1); st=$?
+  [[ $st -eq 0 && "$out" == *"1 failed run(s), shown as failed"* && -s plots/conv_convergence.png ]] \
+    && ok "plot: convergence plot with the failed run marked" || bad "plot: exit $st: $out"
+  out=$(/usr/bin/python3 "$SRC/studies/plots/plot_study.py" x.h5 --out plots --formats png 2>&1); st=$?
+  [[ $st -eq 0 && -s plots/x_invariants.png ]] && ok "plot: a file whose only run failed" || bad "plot x.h5: $st: $out"
 fi
 
 # Rank groups: a failed part fails the whole job after the merge, with the file written.
