@@ -3,13 +3,21 @@
 //   liebench list [groups|methods|controllers|models|studies|keys] [--markdown]
 //   liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]
 //   liebench <command> ...   (report, merge, ...: registered commands, see `liebench --help`)
-// Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure, 128 + signal when
-// a study was stopped by SIGTERM/SIGINT/... (no result file written, earlier file intact).
+// Exit status (core/error.hpp, README "Exit status"): 0 success, 1 unexpected failure, 2 bad
+// input (nothing written), 3 runs failed (file written, rows marked failed), 4 I/O error (no
+// file written, an earlier one intact), 5 reserved (checkpointed, not finished), 128 + signal
+// when a study was stopped by SIGTERM/SIGINT/... (no result file written, earlier file intact).
 #include <mpi.h>
 #include <omp.h>
 
+#include <sched.h>
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -62,7 +70,9 @@ void print_usage(std::ostream& os) {
   for (const auto* c : CommandRegistry::instance().all()) os << "  liebench " << c->usage << "\n        " << c->summary << "\n";
   os << "  liebench --version\n\n"
         "Run in parallel with `mpirun -n P liebench run FILE.cfg` (OMP_NUM_THREADS threads per rank).\n"
-        "Exit status: 0 success, 2 bad input (nothing written), 1 runtime failure,\n"
+        "Exit status: 0 success, 1 unexpected failure, 2 bad input (nothing written),\n"
+        "3 runs failed (result file written, their rows marked failed; key failures = expected: 0),\n"
+        "4 I/O error (no result file written, an earlier one kept), 5 reserved (checkpointed, not finished),\n"
         "128 + signal when SIGTERM/SIGINT stopped a study (no result file written, an earlier one kept).\n";
 }
 
@@ -178,14 +188,6 @@ int cmd_list(const std::vector<std::string>& args) {
 }
 
 // ------------------------------------------------------------------ run
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot open experiment file '" + path + "' (no such file or not readable)");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string translate_po_error(const po::error& e, const std::string& where) {
   if (auto* u = dynamic_cast<const po::unknown_option*>(&e)) {
     std::string key = u->get_option_name();  // "--bogus=1" -> "bogus"
@@ -238,7 +240,8 @@ int cmd_run(int argc, char** argv) {
   }
   if (!vm.count("config")) throw UsageError("`liebench run` needs an experiment file: liebench run FILE.cfg");
   const std::string file = vm["config"].as<std::string>();
-  const std::string text = read_file(file);
+  const std::string text = read_experiment_file(file);
+  check_ini_text(text, file);
   try {
     std::istringstream in(text);
     po::store(po::parse_config_file(in, keys, false), vm);
@@ -285,12 +288,89 @@ int cmd_run(int argc, char** argv) {
   return 0;
 }
 
+// ------------------------------------------------------------------ oversubscription
+// More ranks x threads than cores: OpenMP threads that spin while they wait (libgomp's default)
+// steal the cores of the other ranks and make runs 50-100x slower. libgomp reads
+// OMP_WAIT_POLICY when it is loaded, before main, so the policy is chosen by re-executing
+// liebench once with OMP_WAIT_POLICY=PASSIVE, before MPI_Init, from what the launcher says
+// about the node (ranks per node) and the affinity mask. After MPI_Init the layout is checked
+// again with the ranks that really share the node, and a remaining oversubscription (policy
+// set by the user, or a launcher we do not know) gets one warning line.
+
+long env_long(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return 0;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  return end && *end == '\0' && x > 0 ? x : 0;
+}
+
+int affinity_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  return CPU_COUNT(&set);
+}
+
+int node_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+/// Threads per rank as libgomp will choose them: OMP_NUM_THREADS (first level) or the CPUs
+/// this process may run on.
+long planned_threads() {
+  const long t = env_long("OMP_NUM_THREADS");
+  return t > 0 ? t : std::max(1, affinity_cpus());
+}
+
+/// Ranks on this node according to the launcher (Open MPI, MPICH/Hydra, Slurm); 1 if unknown.
+long launcher_local_ranks() {
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"})
+    if (const long n = env_long(v)) return n;
+  return 1;
+}
+
+void passive_wait_if_oversubscribed(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("LIEBENCH_WAIT_POLICY_SET")) return;
+  const long threads = planned_threads();
+  const int mask = affinity_cpus();
+  const bool over = launcher_local_ranks() * threads > node_cores() || (mask > 0 && threads > mask);
+  if (!over) return;
+  setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+  setenv("LIEBENCH_WAIT_POLICY_SET", "1", 1);  // once only, and tells the check below
+  execv("/proc/self/exe", argv);  // only returns on failure: go on, the check below warns
+}
+
+/// Collective: per node, ranks (MPI_Comm_split_type SHARED) x threads against the cores.
+void check_oversubscription() {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 1, local_rank = 0;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_free(&node);
+  const int threads = omp_get_max_threads(), cores = node_cores(), mask = affinity_cpus();
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  const bool passive = policy && (std::string(policy) == "PASSIVE" || std::string(policy) == "passive");
+  const int over = (static_cast<long>(local) * threads > cores || (mask > 0 && threads > mask)) && !passive ? 1 : 0;
+  int any = over;
+  MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any && g_rank == 0)
+    std::cerr << "liebench: warning: " << local << " rank(s) x " << threads << " thread(s) on a node with " << cores
+              << " cores (this rank may use " << mask << ") and OMP_WAIT_POLICY=" << (policy ? policy : "(unset)")
+              << ": spinning threads can make runs 50-100x slower; set OMP_WAIT_POLICY=PASSIVE or use fewer "
+                 "ranks/threads\n";
+}
+
 }  // namespace
 
 int lie::liebench_main(int argc_in, char** argv_in) {
+  // `liebench ... | head`: a closed pipe must not kill a run (and leave its temporary file);
+  // writes to it then fail with EPIPE and the output is dropped.
+  std::signal(SIGPIPE, SIG_IGN);
+  passive_wait_if_oversubscribed(argv_in);
   int provided = 0;
   MPI_Init_thread(&argc_in, &argv_in, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  check_oversubscription();
   int status = 0;
   std::vector<std::string> args_kept;
   std::vector<char*> argv_kept;
@@ -327,7 +407,15 @@ int lie::liebench_main(int argc_in, char** argv_in) {
     }
   } catch (const UsageError& e) {
     if (g_rank == 0) std::cerr << "liebench: error: " << e.what() << "\n";
-    status = 2;
+    status = exit_status::bad_input;
+  } catch (const RunsFailed& e) {
+    // Thrown on every rank together, after the file was written.
+    if (g_rank == 0) std::cerr << "liebench: error: " << e.what() << "\n";
+    status = exit_status::runs_failed;
+  } catch (const IoError& e) {
+    // Thrown on every rank together (h5::File::agree); rank 0 speaks for all.
+    if (g_rank == 0) std::cerr << "liebench: I/O error: " << e.what() << "\n";
+    status = exit_status::io_error;
   } catch (const studies::Interrupted& e) {
     // A signal stopped a study: every rank got here together; 128 + signal as a shell would.
     if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
@@ -335,7 +423,7 @@ int lie::liebench_main(int argc_in, char** argv_in) {
   } catch (const std::exception& e) {
     std::cerr << "liebench: failure" << (g_rank ? " on rank " + std::to_string(g_rank) : std::string()) << ": "
               << e.what() << "\n";
-    status = 1;
+    status = exit_status::failure;
   }
   int global = status;
   MPI_Allreduce(&status, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

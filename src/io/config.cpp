@@ -1,5 +1,7 @@
 #include "io/config.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -257,12 +259,53 @@ Config Config::from_pairs(const std::vector<std::pair<std::string, std::string>>
   return c;
 }
 
-Config Config::from_file(const std::string& path) {
+std::string read_experiment_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw UsageError("experiment file '" + path + "' is a directory; give a .cfg file");
   std::ifstream in(path);
   if (!in) throw UsageError("cannot open experiment file '" + path + "' (no such file or not readable)");
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
+  if (in.bad()) throw UsageError("cannot read experiment file '" + path + "'");
+  std::string text = ss.str();
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // UTF-8 byte-order mark (some editors write one)
+  return text;
+}
+
+void check_ini_text(const std::string& text, const std::string& file) {
+  std::istringstream in(text);
+  std::string line, section;
+  const auto trim = [](std::string s) {
+    const auto a = s.find_first_not_of(" \t\r");
+    if (a == std::string::npos) return std::string();
+    const auto b = s.find_last_not_of(" \t\r");
+    return s.substr(a, b - a + 1);
+  };
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string where = file + ":" + std::to_string(number) + ": ";
+    line = trim(line.substr(0, line.find('#')));  // Boost drops everything from '#'
+    if (line.empty()) continue;
+    if (line.front() == '[') {
+      if (line.back() != ']') throw UsageError(where + "'" + line + "' is not a [section] line");
+      section = trim(line.substr(1, line.size() - 2));
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (eq == std::string::npos)
+      throw UsageError(where + "'" + line + "' is not `key = value` (nor a [section] or # comment)");
+    const std::string name = trim(line.substr(0, eq));
+    if (name.empty()) throw UsageError(where + "'" + line + "' has no key before '='");
+    const std::string key = section.empty() ? name : section + "." + name;
+    if (!OptionCatalog::instance().find(key))
+      throw UsageError(where + "unknown key '" + key + "'; run `liebench run --help` for the list of keys (or "
+                       "`liebench list keys`)");
+  }
+}
+
+Config Config::from_file(const std::string& path) {
+  const std::string text = read_experiment_file(path);
+  check_ini_text(text, path);
   const po::options_description keys = OptionCatalog::instance().description(false);
   po::variables_map vm;
   try {

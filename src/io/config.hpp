@@ -102,6 +102,14 @@ class OptionCatalog {
 /// Helper for registration at namespace scope: declares a batch of options.
 bool declare_options(std::vector<OptionSpec> specs);
 
+/// Reads an experiment file: refuses (UsageError) a path that is a directory or unreadable;
+/// returns its text without a UTF-8 byte-order mark.
+std::string read_experiment_file(const std::string& path);
+/// Checks the INI text line by line before Boost parses it, so that errors carry the line
+/// number: a line that is not `key = value`, `[section]`, blank or a `#` comment, and a key
+/// that is not declared, throw UsageError "<file>:<line>: ...".
+void check_ini_text(const std::string& text, const std::string& file);
+
 /// Parses a finite double from text; throws UsageError naming `key` on failure.
 double parse_double(const std::string& key, const std::string& text);
 long parse_int(const std::string& key, const std::string& text);

@@ -1,5 +1,7 @@
 #include "io/h5.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -33,9 +35,71 @@ void check(herr_t e, const std::string& what) {
   if (e < 0) throw Error("HDF5: cannot " + what);
 }
 
+// Parallel files open in this process (file id -> communicator), for the agreement below.
+std::vector<std::pair<hid_t, MPI_Comm>>& parallel_files() {
+  static std::vector<std::pair<hid_t, MPI_Comm>> files;
+  return files;
+}
+
+MPI_Comm parallel_comm_of(hid_t obj) {
+  if (obj < 0 || parallel_files().empty()) return MPI_COMM_NULL;
+  const hid_t fid = H5Iget_file_id(obj);  // the file's id, one more reference
+  if (fid < 0) return MPI_COMM_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;
+  for (const auto& [id, c] : parallel_files())
+    if (id == fid) comm = c;
+  H5Idec_ref(fid);
+  return comm;
+}
+
+/// Throws `local_error` (if not empty) or, on a parallel communicator, the first failing
+/// rank's message on every rank. Collective on `comm` unless it is MPI_COMM_NULL.
+void agree_on(MPI_Comm comm, const std::string& local_error) {
+  int size = 1, rank = 0;
+  if (comm != MPI_COMM_NULL) {
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+  }
+  if (size == 1) {
+    if (!local_error.empty()) throw Error(local_error);
+    return;
+  }
+  int who = local_error.empty() ? size : rank, first = size;
+  MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return;
+  unsigned long n = local_error.size();
+  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG, first, comm);
+  std::string msg = rank == first ? local_error : std::string(n, '\0');
+  if (n) MPI_Bcast(msg.data(), static_cast<int>(n), MPI_CHAR, first, comm);
+  throw Error(msg);
+}
+
+// Metadata changes on a parallel file (creating groups, datasets and attributes, writing
+// attributes, extending datasets) are collective; a full disk can make one of them fail on
+// one rank only (the rank that flushes the metadata cache), so every rank agrees on the
+// outcome before going on. `obj` is any object of the file (or the parent of a new one).
+void check_all(herr_t e, const std::string& what, hid_t obj) {
+  agree_on(parallel_comm_of(obj), e < 0 ? "HDF5: cannot " + what : std::string());
+}
+
+hid_t check_id_all(hid_t id, const std::string& what, hid_t parent) {
+  agree_on(parallel_comm_of(parent), id < 0 ? "HDF5: cannot " + what : std::string());
+  return id;
+}
+
 Handle lcpl_with_parents() {
   Handle p(check_id(H5Pcreate(H5P_LINK_CREATE), "create link property list"));
   check(H5Pset_create_intermediate_group(p, 1), "set intermediate group creation");
+  return p;
+}
+
+// Dataset creation: no fill values are ever written (every dataset is written in full). In a
+// parallel file storage is allocated when a dataset is created or extended, and writing fill
+// values then is a collective write inside HDF5: on a full disk one rank fails it and returns
+// while the others wait in HDF5's barrier. Without fill values the allocation writes nothing.
+Handle no_fill_dcpl() {
+  Handle p(check_id(H5Pcreate(H5P_DATASET_CREATE), "create dataset creation property list"));
+  check(H5Pset_fill_time(p, H5D_FILL_TIME_NEVER), "set fill time");
   return p;
 }
 
@@ -53,9 +117,11 @@ Handle collective_xfer(const File& f) {
 }
 
 Handle new_attr(hid_t obj, const std::string& name, hid_t type, hid_t space) {
-  if (H5Aexists(obj, name.c_str()) > 0) check(H5Adelete(obj, name.c_str()), "replace attribute " + where(obj, name));
-  return Handle(check_id(H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
-                         "create attribute '" + name + "' on " + name_of(obj)));
+  if (H5Aexists(obj, name.c_str()) > 0) check_all(H5Adelete(obj, name.c_str()), "replace attribute " + where(obj, name), obj);
+  const hid_t a = H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
+  Handle h(a);  // closed if another rank failed
+  check_id_all(a, "create attribute '" + name + "' on " + name_of(obj), obj);
+  return h;
 }
 
 std::size_t max_len(const std::vector<std::string>& v) {
@@ -132,6 +198,11 @@ void Handle::reset() noexcept {
   id_ = H5I_INVALID_HID;
 }
 
+static void forget_parallel(hid_t id) {
+  auto& files = parallel_files();
+  files.erase(std::remove_if(files.begin(), files.end(), [&](const auto& f) { return f.first == id; }), files.end());
+}
+
 void quiet_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 // ------------------------------------------------------------------ File
@@ -141,6 +212,7 @@ File File::create(const std::string& path, MPI_Comm comm) {
   MPI_Comm_rank(comm, &f.rank_);
   MPI_Comm_size(comm, &f.size_);
   f.parallel_ = true;
+  f.comm_ = comm;
   f.path_ = path;
   Handle fapl(check_id(H5Pcreate(H5P_FILE_ACCESS), "create file access property list"));
   check(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "select the MPI-IO driver");
@@ -148,9 +220,16 @@ File File::create(const std::string& path, MPI_Comm comm) {
   H5Pset_all_coll_metadata_ops(fapl, 1);
   H5Pset_coll_metadata_write(fapl, 1);
   const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  if (id < 0) throw Error("HDF5: cannot create file '" + path + "'");
-  f.h_ = Handle(id);
+  if (id >= 0) {
+    f.h_ = Handle(id);
+    parallel_files().emplace_back(id, comm);
+  }
+  f.agree(id < 0 ? "HDF5: cannot create file '" + path + "'" : std::string());
   return f;
+}
+
+void File::agree(const std::string& local_error) const {
+  agree_on(parallel_ && size_ > 1 ? comm_ : MPI_COMM_NULL, local_error);
 }
 
 File File::create_serial(const std::string& path) {
@@ -165,6 +244,11 @@ File File::create_serial(const std::string& path) {
 
 File File::open_read(const std::string& path) {
   quiet_errors();
+  // Checked before HDF5 sees it (its MPI-IO layer prints pages of noise for a directory).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw Error("'" + path + "' is " + (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file") +
+                ", not an HDF5 file");
   File f;
   f.path_ = path;
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -175,8 +259,23 @@ File File::open_read(const std::string& path) {
 
 void File::close() {
   if (!h_.valid()) return;
+  // Flush first, while the file stays open: a failed H5Fclose leaves HDF5 1.10 with a dangling
+  // file (MPI_Finalize crashes on it), a failed flush leaves an open file that the error path
+  // can close (SafeOutput::detach, close_quietly).
+  const herr_t f = H5Fflush(h_.id(), H5F_SCOPE_GLOBAL);
+  agree(f < 0 ? "HDF5: cannot write file '" + path_ + "' (a write error or a full disk)" : std::string());
   const hid_t id = h_.release();
-  check(H5Fclose(id), "close file '" + path_ + "' (objects still open, a write error or a full disk)");
+  forget_parallel(id);
+  const herr_t e = H5Fclose(id);
+  agree(e < 0 ? "HDF5: cannot close file '" + path_ + "' (a write error or a full disk)" : std::string());
+}
+
+void File::close_quietly() noexcept {
+  if (!h_.valid()) return;
+  const hid_t id = h_.release();
+  forget_parallel(id);
+  // After a failed close the identifier must not be touched again (HDF5 1.10 has freed it).
+  H5Fclose(id);
 }
 
 // ------------------------------------------------------------------ groups and links
@@ -205,7 +304,9 @@ bool exists(hid_t loc, const std::string& path) {
 Handle create_group(hid_t loc, const std::string& name) {
   if (exists(loc, name)) return open_group(loc, name);
   Handle lcpl = lcpl_with_parents();
-  return Handle(check_id(H5Gcreate2(loc, name.c_str(), lcpl, H5P_DEFAULT, H5P_DEFAULT), "create group " + where(loc, name)));
+  Handle g(H5Gcreate2(loc, name.c_str(), lcpl, H5P_DEFAULT, H5P_DEFAULT));
+  check_id_all(g.id(), "create group " + where(loc, name), loc);
+  return g;
 }
 
 Handle open_group(hid_t loc, const std::string& name) {
@@ -238,8 +339,8 @@ bool is_group(hid_t loc, const std::string& name) {
 }
 
 void hard_link(hid_t loc, const std::string& target, const std::string& link_name) {
-  check(H5Lcreate_hard(loc, target.c_str(), loc, link_name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
-        "link " + link_name + " -> " + target);
+  check_all(H5Lcreate_hard(loc, target.c_str(), loc, link_name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+            "link " + link_name + " -> " + target, loc);
 }
 
 void copy(hid_t src_loc, const std::string& src_name, hid_t dst_loc, const std::string& dst_name) {
@@ -262,7 +363,7 @@ void attr(hid_t obj, const std::string& name, const std::string& value) {
   Handle a = new_attr(obj, name, t, sp);
   std::vector<char> buf(value.size() + 1, '\0');
   std::memcpy(buf.data(), value.data(), value.size());
-  check(H5Awrite(a, t, buf.data()), "write attribute " + where(obj, name));
+  check_all(H5Awrite(a, t, buf.data()), "write attribute " + where(obj, name), obj);
 }
 
 void attr(hid_t obj, const std::string& name, const char* value) { attr(obj, name, std::string(value)); }
@@ -270,13 +371,13 @@ void attr(hid_t obj, const std::string& name, const char* value) { attr(obj, nam
 void attr(hid_t obj, const std::string& name, double value) {
   Handle sp = scalar_space();
   Handle a = new_attr(obj, name, H5T_IEEE_F64LE, sp);
-  check(H5Awrite(a, H5T_NATIVE_DOUBLE, &value), "write attribute " + where(obj, name));
+  check_all(H5Awrite(a, H5T_NATIVE_DOUBLE, &value), "write attribute " + where(obj, name), obj);
 }
 
 void attr(hid_t obj, const std::string& name, std::int64_t value) {
   Handle sp = scalar_space();
   Handle a = new_attr(obj, name, H5T_STD_I64LE, sp);
-  check(H5Awrite(a, H5T_NATIVE_INT64, &value), "write attribute " + where(obj, name));
+  check_all(H5Awrite(a, H5T_NATIVE_INT64, &value), "write attribute " + where(obj, name), obj);
 }
 
 void attr(hid_t obj, const std::string& name, int value) { attr(obj, name, static_cast<std::int64_t>(value)); }
@@ -284,13 +385,13 @@ void attr(hid_t obj, const std::string& name, int value) { attr(obj, name, stati
 void attr(hid_t obj, const std::string& name, const std::vector<double>& values) {
   Handle sp = simple_space({values.size()});
   Handle a = new_attr(obj, name, H5T_IEEE_F64LE, sp);
-  if (!values.empty()) check(H5Awrite(a, H5T_NATIVE_DOUBLE, values.data()), "write attribute " + where(obj, name));
+  if (!values.empty()) check_all(H5Awrite(a, H5T_NATIVE_DOUBLE, values.data()), "write attribute " + where(obj, name), obj);
 }
 
 void attr(hid_t obj, const std::string& name, const std::vector<std::int64_t>& values) {
   Handle sp = simple_space({values.size()});
   Handle a = new_attr(obj, name, H5T_STD_I64LE, sp);
-  if (!values.empty()) check(H5Awrite(a, H5T_NATIVE_INT64, values.data()), "write attribute " + where(obj, name));
+  if (!values.empty()) check_all(H5Awrite(a, H5T_NATIVE_INT64, values.data()), "write attribute " + where(obj, name), obj);
 }
 
 void attr(hid_t obj, const std::string& name, const std::vector<std::string>& values) {
@@ -299,7 +400,7 @@ void attr(hid_t obj, const std::string& name, const std::vector<std::string>& va
   Handle sp = simple_space({values.size()});
   Handle a = new_attr(obj, name, t, sp);
   const auto buf = pack_strings(values, w);
-  if (!values.empty()) check(H5Awrite(a, t, buf.data()), "write attribute " + where(obj, name));
+  if (!values.empty()) check_all(H5Awrite(a, t, buf.data()), "write attribute " + where(obj, name), obj);
 }
 
 bool has_attr(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
@@ -392,10 +493,11 @@ Handle write_numeric(const File& f, hid_t loc, const std::string& name, const st
                      hid_t mem_type) {
   Handle sp = simple_space({v.size()});
   Handle lcpl = lcpl_with_parents();
-  Handle d(check_id(H5Dcreate2(loc, name.c_str(), file_type, sp, lcpl, H5P_DEFAULT, H5P_DEFAULT),
-                    "create dataset " + where(loc, name)));
-  if (f.writer() && !v.empty())
-    check(H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "write dataset " + where(loc, name));
+  Handle dcpl = no_fill_dcpl();
+  Handle d(H5Dcreate2(loc, name.c_str(), file_type, sp, lcpl, dcpl, H5P_DEFAULT));
+  check_id_all(d.id(), "create dataset " + where(loc, name), loc);
+  const herr_t e = f.writer() && !v.empty() ? H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) : 0;
+  f.agree(e < 0 ? "HDF5: cannot write dataset " + where(loc, name) : std::string());
   return d;
 }
 }  // namespace
@@ -413,11 +515,12 @@ Handle write_vector(const File& f, hid_t loc, const std::string& name, const std
   Handle t = string_type(w - 1);
   Handle sp = simple_space({v.size()});
   Handle lcpl = lcpl_with_parents();
-  Handle d(check_id(H5Dcreate2(loc, name.c_str(), t, sp, lcpl, H5P_DEFAULT, H5P_DEFAULT),
-                    "create dataset " + where(loc, name)));
+  Handle dcpl = no_fill_dcpl();
+  Handle d(H5Dcreate2(loc, name.c_str(), t, sp, lcpl, dcpl, H5P_DEFAULT));
+  check_id_all(d.id(), "create dataset " + where(loc, name), loc);
   const auto buf = pack_strings(v, w);
-  if (f.writer() && !v.empty())
-    check(H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), "write dataset " + where(loc, name));
+  const herr_t e = f.writer() && !v.empty() ? H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) : 0;
+  f.agree(e < 0 ? "HDF5: cannot write dataset " + where(loc, name) : std::string());
   return d;
 }
 
@@ -468,8 +571,9 @@ void write_rows(const File& f, hid_t loc, const std::string& name, std::size_t g
                 std::size_t row_offset, std::size_t local_rows, const double* data) {
   Handle fsp = simple_space({global_rows, cols});
   Handle lcpl = lcpl_with_parents();
-  Handle d(check_id(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, fsp, lcpl, H5P_DEFAULT, H5P_DEFAULT),
-                    "create dataset " + where(loc, name)));
+  Handle dcpl = no_fill_dcpl();
+  Handle d(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, fsp, lcpl, dcpl, H5P_DEFAULT));
+  check_id_all(d.id(), "create dataset " + where(loc, name), loc);
   Handle msp = simple_space({std::max<std::size_t>(local_rows * cols, 1)});
   if (local_rows == 0 || cols == 0) {
     H5Sselect_none(fsp);
@@ -480,7 +584,8 @@ void write_rows(const File& f, hid_t loc, const std::string& name, std::size_t g
   }
   Handle xfer = collective_xfer(f);
   static const double dummy = 0.0;
-  check(H5Dwrite(d, H5T_NATIVE_DOUBLE, msp, fsp, xfer, local_rows ? data : &dummy), "write " + where(loc, name));
+  const herr_t e = H5Dwrite(d, H5T_NATIVE_DOUBLE, msp, fsp, xfer, local_rows ? data : &dummy);
+  f.agree(e < 0 ? "HDF5: cannot write " + where(loc, name) : std::string());
 }
 
 std::vector<double> read_rows(hid_t loc, const std::string& name, std::size_t row_offset, std::size_t rows,
@@ -508,19 +613,19 @@ FrameWriter::FrameWriter(const File& f, hid_t loc, const std::string& name, std:
   if (rows_ == 0 || cols_ == 0) throw Error("HDF5: frame dataset " + where(loc, name) + " with zero rows or columns");
   const std::vector<hsize_t> dims = {0, rows_, cols_}, maxdims = {H5S_UNLIMITED, rows_, cols_};
   Handle sp = simple_space(dims, &maxdims);
-  Handle dcpl(check_id(H5Pcreate(H5P_DATASET_CREATE), "create dataset creation property list"));
+  Handle dcpl = no_fill_dcpl();
   // Chunks of one frame, at most ~1 MiB each.
   const std::size_t chunk_rows = std::clamp<std::size_t>(131072 / cols_, 1, rows_);
   const hsize_t chunk[3] = {1, chunk_rows, cols_};
   check(H5Pset_chunk(dcpl, 3, chunk), "set chunking");
   Handle lcpl = lcpl_with_parents();
-  dset_ = Handle(check_id(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, sp, lcpl, dcpl, H5P_DEFAULT),
-                          "create dataset " + where(loc, name)));
+  dset_ = Handle(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, sp, lcpl, dcpl, H5P_DEFAULT));
+  check_id_all(dset_.id(), "create dataset " + where(loc, name), loc);
 }
 
 void FrameWriter::append(std::size_t row_offset, std::size_t local_rows, const double* data) {
   const hsize_t dims[3] = {frames_ + 1, rows_, cols_};
-  check(H5Dset_extent(dset_, dims), "extend frame dataset " + name_of(dset_));
+  check_all(H5Dset_extent(dset_, dims), "extend frame dataset " + name_of(dset_), dset_);
   Handle fsp(check_id(H5Dget_space(dset_), "get dataspace"));
   Handle msp = simple_space({std::max<std::size_t>(local_rows * cols_, 1)});
   if (local_rows == 0) {
@@ -532,8 +637,8 @@ void FrameWriter::append(std::size_t row_offset, std::size_t local_rows, const d
   }
   Handle xfer = collective_xfer(*file_);
   static const double dummy = 0.0;
-  check(H5Dwrite(dset_, H5T_NATIVE_DOUBLE, msp, fsp, xfer, local_rows ? data : &dummy),
-        "write frame of " + name_of(dset_));
+  const herr_t e = H5Dwrite(dset_, H5T_NATIVE_DOUBLE, msp, fsp, xfer, local_rows ? data : &dummy);
+  file_->agree(e < 0 ? "HDF5: cannot write frame of " + name_of(dset_) : std::string());
   ++frames_;
 }
 

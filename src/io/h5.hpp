@@ -22,12 +22,18 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace lie::h5 {
 
 /// An HDF5 library failure (cannot create, open, read or write); message names the object.
-class Error : public std::runtime_error {
+/// An I/O error (exit status 4). On a parallel file, every write, create and close is
+/// followed by an agreement over the file's communicator, so that an error on one rank (the
+/// writer of replicated data, or one rank of a collective write) is thrown on every rank at the
+/// same point: no rank waits in the next collective call for a rank that has given up.
+class Error : public IoError {
  public:
-  using std::runtime_error::runtime_error;
+  using IoError::IoError;
 };
 
 /// Owns one HDF5 identifier (file, group, dataset, dataspace, datatype, property list,
@@ -80,12 +86,21 @@ class File {
   bool writer() const { return rank_ == 0; }
   int rank() const { return rank_; }
   int size() const { return size_; }
+  MPI_Comm comm() const { return comm_; }
   const std::string& path() const { return path_; }
-  /// Flushes and closes (collective on parallel files). Safe to call twice.
+  /// Flushes and closes (collective on parallel files). Safe to call twice. Throws on every
+  /// rank if the close failed on any (then the file is closed all the same).
   void close();
+  /// Closes without throwing (error paths): collective on parallel files.
+  void close_quietly() noexcept;
+
+  /// Parallel files: throws Error on every rank if `local_error` is non-empty on any rank (the
+  /// message of the first such rank). Collective. Serial files: throws if non-empty.
+  void agree(const std::string& local_error) const;
 
  private:
   Handle h_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
   bool parallel_ = false;
   int rank_ = 0, size_ = 1;
   std::string path_;

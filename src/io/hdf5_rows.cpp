@@ -1,5 +1,7 @@
 #include "io/hdf5_rows.hpp"
 
+#include <sys/stat.h>
+
 #include <hdf5.h>
 
 #include "core/error.hpp"
@@ -45,6 +47,12 @@ struct Handles {
 DatasetShape open(Handles& h, const std::string& path, const std::string& dataset, MPI_Comm comm,
                   const std::string& key) {
   QuietHdf5 quiet;
+  // A directory or device is refused before MPI-IO opens it (which prints pages of noise).
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  agree(comm, !exists || S_ISREG(st.st_mode),
+        "key '" + key + "' has value '" + path + "', which is " +
+            (exists && S_ISDIR(st.st_mode) ? "a directory" : "not a regular file") + "; give an HDF5 file");
   h.fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_fapl_mpio(h.fapl, comm, MPI_INFO_NULL);
   h.file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, h.fapl);

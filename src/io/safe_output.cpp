@@ -1,11 +1,17 @@
 #include "io/safe_output.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <signal.h>
+
 #include <cerrno>
+#include <iostream>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -35,7 +41,91 @@ bool can_create_in(const std::string& final_path) {
   return true;
 }
 
+bool ends_with(const std::string& s, const std::string& t) {
+  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+bool all_digits(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+bool process_alive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
+
+/// Parses "<host>.<pid>" (host without dots); false if it is not of that form.
+bool parse_owner(const std::string& s, std::string& host, long& pid) {
+  const auto dot = s.rfind('.');
+  if (dot == std::string::npos || dot == 0 || !all_digits(s.substr(dot + 1))) return false;
+  host = s.substr(0, dot);
+  if (host.find('.') != std::string::npos) return false;
+  pid = std::stol(s.substr(dot + 1));
+  return true;
+}
+
 }  // namespace
+
+std::string host_tag() {
+  char buf[256] = {0};
+  if (::gethostname(buf, sizeof buf - 1) != 0 || !buf[0]) return "localhost";
+  std::string h(buf);
+  h = h.substr(0, h.find('.'));  // short name: temporaries are "<host>.<pid>"
+  for (char& c : h)
+    if (c == '/') c = '_';
+  return h;
+}
+
+std::vector<Temporary> find_temporaries(const std::string& dir, const std::string& final_name) {
+  std::vector<Temporary> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return out;
+  const std::string me = host_tag();
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    Temporary t;
+    std::string owner;
+    const auto tmp = name.rfind(".tmp.");
+    const auto grp = name.rfind(".group");
+    if (tmp != std::string::npos && tmp > 0) {
+      if (!final_name.empty() && name.substr(0, tmp) != final_name) continue;
+      owner = name.substr(tmp + 5);
+    } else if (grp != std::string::npos && grp > 0 && ends_with(name, ".part")) {
+      if (!final_name.empty() && name.substr(0, grp) != final_name) continue;
+      const std::string rest = name.substr(grp + 6, name.size() - grp - 6 - 5);  // "<G>of<N>.<host>.<pid>"
+      const auto dot = rest.find('.');
+      if (dot == std::string::npos) continue;
+      owner = rest.substr(dot + 1);
+    } else {
+      continue;
+    }
+    if (!parse_owner(owner, t.host, t.pid)) continue;
+    t.path = (dir == "." ? std::string() : dir + "/") + name;
+    struct stat st {};
+    if (::lstat(t.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // only regular files
+    if (t.host != me) {
+      t.why = "written on host " + t.host + " (cannot tell whether process " + std::to_string(t.pid) + " is alive)";
+    } else if (process_alive(t.pid)) {
+      t.why = "owned by running process " + std::to_string(t.pid);
+    } else {
+      t.stale = true;
+      t.why = "process " + std::to_string(t.pid) + " on " + t.host + " is gone";
+    }
+    out.push_back(std::move(t));
+  }
+  ::closedir(d);
+  return out;
+}
+
+std::vector<std::string> remove_stale_temporaries(const std::string& final_path) {
+  std::vector<std::string> removed;
+  const auto slash = final_path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? final_path : final_path.substr(slash + 1);
+  if (name.empty()) return removed;
+  for (const auto& t : find_temporaries(directory_of(final_path), name))
+    if (t.stale && ::unlink(t.path.c_str()) == 0) removed.push_back(t.path);
+  return removed;
+}
 
 std::string directory_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -68,6 +158,9 @@ void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm)
                   "new file is complete) or choose another --output";
     }
   }
+  if (rank == 0 && problem.empty())
+    for (const auto& p : remove_stale_temporaries(final_path))
+      std::cerr << "liebench: removed " << p << ", left by a killed run (its process is gone)\n";
   problem = par::broadcast_string(problem, 0, comm);
   if (!problem.empty()) throw UsageError(problem);
 }
@@ -75,9 +168,9 @@ void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm)
 SafeOutput::SafeOutput(std::string final_path, bool force, MPI_Comm comm)
     : final_(std::move(final_path)), force_(force), comm_(comm) {
   MPI_Comm_rank(comm_, &rank_);
-  long pid = static_cast<long>(::getpid());
-  MPI_Bcast(&pid, 1, MPI_LONG, 0, comm_);
-  temp_ = final_ + ".tmp." + std::to_string(pid);
+  // Rank 0's host and pid name the temporary file: a later run can tell whether it is stale.
+  temp_ = par::broadcast_string(final_ + ".tmp." + host_tag() + "." + std::to_string(static_cast<long>(::getpid())), 0,
+                                comm_);
 }
 
 SafeOutput::~SafeOutput() {
@@ -86,6 +179,26 @@ SafeOutput::~SafeOutput() {
 
 void SafeOutput::discard() noexcept {
   if (rank_ == 0 && !committed_) ::unlink(temp_.c_str());
+}
+
+void SafeOutput::detach() noexcept {
+#ifdef __linux__
+  struct stat target {};
+  if (committed_ || ::stat(temp_.c_str(), &target) != 0) return;
+  DIR* d = ::opendir("/proc/self/fd");
+  if (!d) return;
+  int memfd = -1;
+  while (const dirent* e = ::readdir(d)) {
+    if (!all_digits(e->d_name)) continue;
+    const int fd = std::atoi(e->d_name);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_dev != target.st_dev || st.st_ino != target.st_ino) continue;
+    if (memfd < 0) memfd = ::memfd_create("liebench-discarded-output", 0);
+    if (memfd >= 0) ::dup2(memfd, fd);
+  }
+  ::closedir(d);
+  if (memfd >= 0) ::close(memfd);
+#endif
 }
 
 void SafeOutput::commit() {
@@ -115,6 +228,49 @@ void SafeOutput::commit() {
     throw std::runtime_error(problem);
   }
   committed_ = true;
+}
+
+void write_text_file(const std::string& path, const std::string& text, bool force,
+                     const std::vector<std::string>& inputs) {
+  struct stat st {};
+  if (path.empty() || path.back() == '/') throw UsageError("output path '" + path + "' names a directory; give a file name");
+  if (::stat(path.c_str(), &st) == 0) {
+    for (const auto& in : inputs) {
+      struct stat si {};
+      if (::stat(in.c_str(), &si) == 0 && si.st_dev == st.st_dev && si.st_ino == st.st_ino)
+        throw UsageError("output file '" + path + "' is the input file '" + in + "'; choose another --output");
+    }
+    if (!S_ISREG(st.st_mode))
+      throw UsageError("output path '" + path + "' exists and is not a regular file (a directory, device, FIFO or "
+                       "socket); it is never replaced, not even with --force; choose another --output");
+    if (!force)
+      throw UsageError("output file '" + path + "' exists; pass --force to replace it or choose another --output");
+  }
+  const std::string dir = directory_of(path);
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw UsageError("output directory '" + dir + "' does not exist; create it (mkdir -p " + dir +
+                     ") or choose another --output");
+  const std::string temp = path + ".tmp." + std::to_string(static_cast<long>(::getpid()));
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0)
+    throw UsageError("cannot create '" + temp + "' (" + std::strerror(errno) + "); choose another --output");
+  std::string problem;
+  std::size_t done = 0;
+  while (done < text.size() && problem.empty()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) problem = std::strerror(errno);
+    else done += static_cast<std::size_t>(n);
+  }
+  if (problem.empty() && ::fsync(fd) != 0) problem = std::strerror(errno);
+  if (::close(fd) != 0 && problem.empty()) problem = std::strerror(errno);
+  // A regular file (or nothing) under the final name: checked above; rename replaces it atomically.
+  if (problem.empty() && ::rename(temp.c_str(), path.c_str()) != 0) problem = std::strerror(errno);
+  if (!problem.empty()) {
+    ::unlink(temp.c_str());
+    throw IoError("cannot write '" + path + "': " + problem + " (nothing written under that name)");
+  }
+  fsync_path(dir, true);
 }
 
 }  // namespace lie::io

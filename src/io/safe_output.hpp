@@ -1,12 +1,14 @@
 #pragma once
-// Crash-safe creation of a result file: data goes to `<final>.tmp.<pid>` in the same
-// directory; commit() fsyncs it and renames it to the final name (an atomic replace on POSIX
-// file systems), so a crash, a kill or an error never leaves a half-written file under the
-// final name and never damages an earlier file there. A SIGKILL can leave at most the
-// temporary file behind (safe to delete).
+// Crash-safe creation of a result file: data goes to `<final>.tmp.<host>.<pid>` in the same
+// directory (host and pid of rank 0); commit() fsyncs it and renames it to the final name (an
+// atomic replace on POSIX file systems), so a crash, a kill or an error never leaves a
+// half-written file under the final name and never damages an earlier file there. A SIGKILL
+// can leave the temporary file behind: check() (every later run to the same output) and
+// `liebench clean` remove temporaries whose owner process is gone (same host, pid not alive).
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 namespace lie::io {
 
@@ -32,6 +34,11 @@ class SafeOutput {
   void commit();
   /// Removes the temporary file (rank 0). Never throws. Collective-free.
   void discard() noexcept;
+  /// Error path, before the (collective) close of a temporary file that will be discarded:
+  /// points this process's descriptors of it to an anonymous memory file, so that whatever
+  /// HDF5 and MPI-IO still write when they close it cannot fail on a full disk (a failed close
+  /// leaves HDF5 1.10 with a dangling file that crashes MPI_Finalize). Never throws.
+  void detach() noexcept;
   bool committed() const { return committed_; }
 
  private:
@@ -41,6 +48,30 @@ class SafeOutput {
   MPI_Comm comm_;
   int rank_ = 0;
 };
+
+/// Writes a small text file (reports) the same way, by one process: refuses (UsageError) an
+/// existing `path` without `force`, any path that is one of `inputs` (same file, even through
+/// another name), and, even with `force`, anything but a regular file (devices, FIFOs,
+/// directories, sockets); writes `<path>.tmp.<pid>`, then renames it. IoError on write errors
+/// (no temporary file left).
+void write_text_file(const std::string& path, const std::string& text, bool force,
+                     const std::vector<std::string>& inputs);
+
+/// A temporary file of liebench found in a directory: `<name>.tmp.<host>.<pid>` (result files
+/// being written), `<name>.group<G>of<N>.<host>.<pid>.part` (rank-group parts waiting to be
+/// merged), with `stale` = its owner process is gone (same host, no such pid).
+struct Temporary {
+  std::string path, host;
+  long pid = 0;
+  bool stale = false;
+  std::string why;  // "process 123 on host h is gone", "owned by running process 123", ...
+};
+/// Temporaries in `dir` (not recursive); with `final_name`, only those of that output file.
+std::vector<Temporary> find_temporaries(const std::string& dir, const std::string& final_name = "");
+/// Removes the stale temporaries of `final_path` (next to it); returns the removed paths.
+std::vector<std::string> remove_stale_temporaries(const std::string& final_path);
+/// This host's name (as used in temporary names: no dots or slashes).
+std::string host_tag();
 
 /// Directory part of a path ("." if none).
 std::string directory_of(const std::string& path);

@@ -1,5 +1,7 @@
 #include "studies/output.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +15,14 @@
 namespace lie::studies {
 
 namespace {
+
+const bool kFailureKeys = declare_options({
+    {"failures", OptionType::Choice, "error",
+     "a run that fails (step size underflow, no convergence, non-finite state): `error` = the study still writes "
+     "its file (failed rows marked `failed`) but exits with status 3; `expected` = failures are data (e.g. step "
+     "sizes beyond a stability limit): reported on stderr, exit status 0",
+     {"error", "expected"}, "run"},
+});
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -152,6 +162,7 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
     : plan_(plan), ctx_(ctx), safe_((io::SafeOutput::check(req.output, req.force, ctx.comm()), req.output), req.force,
                                      ctx.comm()) {
   start_ = now_seconds();
+  failures_expected_ = cfg.get_choice("failures", {"error", "expected"}) == "expected";
   std::string command_line = cfg.command_line();
   prov_ = io::collect_provenance(ctx_, command_line);
   file_ = h5::File::create(safe_.temp_path(), ctx_.comm());
@@ -169,11 +180,11 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
 }
 
 StudyOutput::~StudyOutput() {
-  // On an exception: close the file, then safe_ removes the temporary file.
-  try {
-    file_.close();
-  } catch (...) {
-  }
+  // On an exception (thrown on every rank at the same point, see h5::File::agree): close the
+  // file, then safe_ removes the temporary file. The file is detached first (its descriptors
+  // point to memory), so that closing cannot fail on a full disk.
+  if (!safe_.committed()) safe_.detach();
+  file_.close_quietly();
 }
 
 h5::Handle StudyOutput::begin_run(const RunSpec& run, const Config& run_cfg) {
@@ -266,6 +277,14 @@ void StudyOutput::write_state(hid_t group, const std::string& name, const Model&
 void StudyOutput::end_run(hid_t g, const RunSpec& run, Row row) {
   row.run_index = static_cast<std::int64_t>(run.index);
   for (const auto& [k, v] : row.cells) write_cell_attr(g, k, v);
+  if (const Value* st = row.find("status")) {
+    const auto* text = std::get_if<std::string>(st);
+    if (text && run_failed(*text)) {
+      failures_.push_back(run.id + " (" + run.label() + "): " + *text +
+                          (*text == "nonfinite" ? " (the state at the end is not finite: the solution blew up)" : ""));
+      if (ctx_.is_root()) std::cerr << "liebench: run " << failures_.back() << "\n";
+    }
+  }
   rows_.push_back(std::move(row));
   progress_->end_run();
   checkpoint(0.0);
@@ -304,6 +323,15 @@ void StudyOutput::finish(const std::function<void(const h5::File&, const Summary
   safe_.commit();
   if (ctx_.is_root())
     progress_->finish("wrote " + safe_.final_path() + " (" + std::to_string(rows_.size()) + " runs)");
+  if (failures_.empty()) return;
+  std::string ids;
+  for (std::size_t i = 0; i < failures_.size() && i < 5; ++i)
+    ids += (i ? ", " : "") + failures_[i].substr(0, failures_[i].find(' '));
+  if (failures_.size() > 5) ids += ", ...";
+  const std::string what = std::to_string(failures_.size()) + " of " + std::to_string(rows_.size()) + " runs failed (" +
+                           ids + "; reasons above); their rows in " + safe_.final_path() + " are marked failed";
+  if (!failures_expected_) throw RunsFailed(what);
+  if (ctx_.is_root()) std::cerr << "liebench: " << what << " (failures = expected: exit status 0)\n";
 }
 
 Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res, const MethodInfo& info) {

@@ -63,7 +63,8 @@ class StudyOutput {
   RunHooks hooks();
 
   /// Writes /summary, calls `analysis` (for /analysis tables), the provenance end, closes the
-  /// file and renames it to its final name. Collective.
+  /// file and renames it to its final name. Collective. Then, if runs failed (status not "ok")
+  /// and key `failures` is not `expected`, throws RunsFailed (exit status 3) on every rank.
   void finish(const std::function<void(const h5::File&, const Summary&)>& analysis = {});
 
   const std::vector<Row>& rows() const { return rows_; }
@@ -76,8 +77,13 @@ class StudyOutput {
   io::Provenance prov_;
   std::unique_ptr<Progress> progress_;
   std::vector<Row> rows_;
+  std::vector<std::string> failures_;  // "run_00003 (lgvi, steps=10): failed: ..."
+  bool failures_expected_ = false;
   double start_ = 0.0;
 };
+
+/// A failed run's status ("failed: <reason>" or "nonfinite"); every other status is "ok".
+inline bool run_failed(const std::string& status) { return !status.empty() && status != "ok"; }
 
 /// Row cells every study shares: run id, grid values, method and its orders, step values,
 /// status, counters.

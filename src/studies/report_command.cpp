@@ -9,6 +9,7 @@
 
 #include "app/commands.hpp"
 #include "core/error.hpp"
+#include "io/safe_output.hpp"
 #include "studies/tables.hpp"
 
 namespace lie::studies {
@@ -23,6 +24,7 @@ std::string join(const std::vector<std::string>& v) {
 
 int report_main(const std::vector<std::string>& args) {
   std::string file, format = "md", table, output;
+  bool force = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const std::string& opt) -> std::string {
@@ -35,10 +37,12 @@ int report_main(const std::vector<std::string>& args) {
       int rank = 0;
       MPI_Comm_rank(MPI_COMM_WORLD, &rank);
       if (rank == 0)
-        std::cout << "usage: liebench report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE]\n"
+        std::cout << "usage: liebench report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE [--force]]\n"
                      "  regenerates the tables of a study from its result file alone\n"
                      "  --table: " << join(all_table_names()) << " (default: the study's own tables)\n"
-                     "  --format: md (Markdown, default), tex (LaTeX booktabs), csv (one row per run)\n";
+                     "  --format: md (Markdown, default), tex (LaTeX booktabs), csv (one row per run)\n"
+                     "  --output: write to FILE (written whole, then renamed); an existing FILE is replaced only\n"
+                     "            with --force and only if it is a regular file other than the input\n";
       return 0;
     } else if (a.rfind("--format", 0) == 0) {
       format = value("--format");
@@ -46,6 +50,8 @@ int report_main(const std::vector<std::string>& args) {
       table = value("--table");
     } else if (a.rfind("--output", 0) == 0 || a == "-o") {
       output = value("--output");
+    } else if (a == "--force") {
+      force = true;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("`liebench report` got unknown option '" + a + "'; run `liebench report --help`");
     } else if (file.empty()) {
@@ -84,9 +90,7 @@ int report_main(const std::vector<std::string>& args) {
   if (output.empty()) {
     std::cout << text;
   } else {
-    std::ofstream os(output);
-    if (!os) throw UsageError("cannot write '" + output + "'; check the directory and permissions");
-    os << text;
+    io::write_text_file(output, text, force, {file});
   }
   return 0;
 }
@@ -94,7 +98,7 @@ int report_main(const std::vector<std::string>& args) {
 }  // namespace
 
 LIEBENCH_REGISTER(CommandEntry,
-                  CommandEntry{"report", "report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE]",
+                  CommandEntry{"report", "report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE [--force]]",
                                "tables of a study (convergence, invariants, energy-drift, adaptive, scaling) from its "
                                "result file alone",
                                report_main})

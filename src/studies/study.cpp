@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,10 @@ const bool kStudyKeys = declare_options({
 });
 
 /// The parts of a study split over rank groups, named after the final file (same directory, so
-/// that nothing is ever written under the final name until the merged file is complete).
-std::string group_part_path(const std::string& output, int group, int groups) {
-  return output + ".group" + std::to_string(group + 1) + "of" + std::to_string(groups) + ".part";
+/// that nothing is ever written under the final name until the merged file is complete) and
+/// after rank 0's host and pid (`owner`), so that parts left by a killed job can be told stale.
+std::string group_part_path(const std::string& output, int group, int groups, const std::string& owner) {
+  return output + ".group" + std::to_string(group + 1) + "of" + std::to_string(groups) + "." + owner + ".part";
 }
 
 /// Validates a study that runs in rank groups of k ranks: the output on all ranks, the study
@@ -66,8 +68,10 @@ void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
   const int groups = P / k, group = ctx.rank() / k;
   MPI_Comm gcomm = MPI_COMM_NULL;
   MPI_Comm_split(ctx.comm(), group, ctx.rank(), &gcomm);
+  const std::string owner =
+      par::broadcast_string(io::host_tag() + "." + std::to_string(static_cast<long>(::getpid())), 0, ctx.comm());
   std::vector<std::string> parts;
-  for (int g = 0; g < groups; ++g) parts.push_back(group_part_path(req.output, g, groups));
+  for (int g = 0; g < groups; ++g) parts.push_back(group_part_path(req.output, g, groups, owner));
 
   RunRequest sub = req;
   sub.output = parts[static_cast<std::size_t>(group)];
@@ -77,10 +81,13 @@ void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
   sub.progress = req.progress && ctx.rank() == 0;
   std::exception_ptr failure;
   int interrupted = 0;
+  std::string runs_failed;  // the group's part was written but some of its runs failed
   {
     par::Context gctx(gcomm, ctx.deterministic());
     try {
       e.run(cfg, gctx, sub);
+    } catch (const RunsFailed& ex) {
+      runs_failed = ex.what();
     } catch (const studies::Interrupted& ex) {
       interrupted = ex.signal();
       failure = std::current_exception();
@@ -115,8 +122,70 @@ void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
   }
   int merge_failed = merge_error.empty() ? 0 : 1;
   MPI_Bcast(&merge_failed, 1, MPI_INT, 0, ctx.comm());
-  if (merge_failed) throw std::runtime_error(ctx.rank() == 0 ? "merging the rank groups failed: " + merge_error
-                                                             : "merging the rank groups failed on rank 0");
+  if (merge_failed) throw IoError(ctx.rank() == 0 ? "merging the rank groups failed: " + merge_error
+                                                  : "merging the rank groups failed on rank 0");
+  // Failed runs of any group: the merged file is written; every rank fails with the first
+  // group's message (key `failures = expected` never gets here).
+  const int has = runs_failed.empty() ? 0 : 1;
+  int who = has ? ctx.rank() : P, first = P;
+  MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, ctx.comm());
+  if (first < P)
+    throw RunsFailed(par::broadcast_string(runs_failed, first, ctx.comm()) + " (rank group " +
+                     std::to_string(first / k + 1) + " of " + std::to_string(groups) + "; merged into " + req.output +
+                     ")");
+}
+
+/// Bytes of memory the machine can give this job: MemAvailable (else physical pages) of each
+/// node, summed over the nodes. Collective.
+double job_memory_bytes(par::Context& ctx) {
+  double mine = 0.0;
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double kb = 0.0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") mine = kb * 1024.0;
+  if (mine <= 0.0) mine = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(ctx.comm(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_free(&node);
+  double contribution = node_rank == 0 ? mine : 0.0, total = 0.0;
+  MPI_Allreduce(&contribution, &total, 1, MPI_DOUBLE, MPI_SUM, ctx.comm());
+  return total;
+}
+
+/// Refuses, before any model is built, sizes the job cannot hold (UsageError naming the key):
+///  - dt so small that the step count (t_final - t0)/dt exceeds 2^62 (the largest count
+///    `steps` accepts);
+///  - a model size `<model>.N` whose state alone (a lower bound: 6 doubles per component, the
+///    state and one stage copy) exceeds the memory of the job's nodes.
+/// TODO(lead): the dt bound belongs in plan.cpp (make_plan), and a per-model memory hook
+/// (bytes per component, from the model) would make the estimate sharp.
+void check_sizes(const Config& cfg, par::Context& ctx) {
+  constexpr double kMaxSteps = 4611686018427387904.0;  // 2^62
+  if (cfg.was_set("dt")) {
+    const double span = cfg.get_double("t_final") - cfg.get_double("t0");
+    for (const std::string& item : cfg.get_list("dt")) {
+      const double dt = parse_double("dt", item);
+      if (dt > 0.0 && span > 0.0 && !(span / dt <= kMaxSteps))
+        throw UsageError("key 'dt' has value '" + item + "': (t_final - t0)/dt = " + std::to_string(span / dt) +
+                         " steps, more than 2^62; use a larger dt");
+    }
+  }
+  const std::string size_key = cfg.get_string("model") + ".N";
+  if (!OptionCatalog::instance().find(size_key) || !cfg.has(size_key)) return;
+  const double n = parse_double(size_key, cfg.get_string(size_key));
+  constexpr double kBytesPerComponent = 2 * 6 * sizeof(double);
+  const double need = n * kBytesPerComponent, have = job_memory_bytes(ctx);
+  if (have > 0.0 && need > have) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%.3g GB for the state alone; the job's node(s) have %.3g GB available", need / 1e9,
+                  have / 1e9);
+    throw UsageError("key '" + size_key + "' has value '" + cfg.get_string(size_key) + "': at least " + buf +
+                     "; use a smaller " + size_key + " or more nodes");
+  }
 }
 
 }  // namespace
@@ -124,6 +193,7 @@ void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const std::string kind = cfg.get_string("study");
   const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
+  check_sizes(cfg, ctx);
   const long k = cfg.get_int("ranks_per_run", 0);
   if (k > 0 && k < ctx.size()) {
     run_in_rank_groups(e, cfg, ctx, req, static_cast<int>(k));
@@ -136,6 +206,7 @@ void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
 void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const std::string kind = cfg.get_string("study");
   const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
+  check_sizes(cfg, ctx);
   const long k = cfg.get_int("ranks_per_run", 0);
   if (k > 0 && k < ctx.size()) {
     validate_in_groups(e, cfg, ctx, req, static_cast<int>(k));

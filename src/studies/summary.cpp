@@ -1,5 +1,7 @@
 #include "studies/summary.hpp"
 
+#include "core/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -168,7 +170,9 @@ void Summary::write(const h5::File& f, hid_t root) const {
 
 Summary Summary::read(hid_t root) {
   Summary s;
-  if (!h5::exists(root, "summary")) throw std::runtime_error("the file has no /summary table (not a liebench study file?)");
+  if (!h5::exists(root, "summary"))
+    throw UsageError("the file has no /summary table (not a complete liebench study file: written by an interrupted "
+                     "or older liebench?)");
   h5::Handle g = h5::open_group(root, "summary");
   const auto names = h5::attr_strings(g, "columns");
   s.run_index_ = h5::read_ints(g, "run_index");

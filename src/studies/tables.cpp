@@ -29,6 +29,7 @@ const bool kKeys = declare_options({
 });
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr const char* kFailed = "failed";
 
 const std::set<std::string> kStepColumns = {"method", "steps", "h", "tol"};
 
@@ -73,11 +74,22 @@ std::string int_text(const Summary& s, const std::string& col, std::size_t row) 
   return std::to_string(static_cast<long long>(v));
 }
 
+/// A failed run (status "failed: ..." or "nonfinite"): its numbers are not results.
+bool failed_at(const Summary& s, std::size_t row) {
+  const Column* c = s.find("status");
+  return c && run_failed(c->text(row));
+}
+
+/// A result cell: "failed" for a failed run, else the number.
+std::string metric_sci(const Summary& s, const std::string& col, std::size_t row, int digits) {
+  return failed_at(s, row) ? kFailed : io::fmt_sci(real_at(s, col, row), digits);
+}
+
 void add_failures(const StudyFile& f, io::Table& t) {
   if (!f.summary.has("status")) return;
   const Column& st = f.summary.get("status");
   for (std::size_t i = 0; i < f.summary.rows(); ++i)
-    if (st.text(i) != "ok")
+    if (run_failed(st.text(i)))
       t.notes.push_back("run " + text_at(f.summary, "run_id", i) + " (" + text_at(f.summary, "method", i) + "): " +
                         st.text(i));
 }
@@ -126,6 +138,11 @@ std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat fo
                           se.fit.used[k] ? "1" : "0", io::fmt_fixed(se.fit.order, 3), io::fmt_sci(se.fit.h_min, 6),
                           io::fmt_sci(se.fit.h_max, 6), std::to_string(se.fit.points)});
       }
+    for (const auto& se : series)
+      for (std::size_t r : se.failed_rows)
+        t.rows.push_back({se.group, se.method, std::to_string(se.nominal_order), int_text(s, "steps", r),
+                          io::fmt_sci(real_at(s, "h", r), 6), kFailed, kFailed, "0", io::fmt_fixed(se.fit.order, 3),
+                          io::fmt_sci(se.fit.h_min, 6), io::fmt_sci(se.fit.h_max, 6), std::to_string(se.fit.points)});
     add_failures(f, t);
     out.push_back(std::move(t));
     return out;
@@ -140,9 +157,12 @@ std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat fo
       if (se.group == g) ss.push_back(&se);
     // all step sizes of the group, coarse first
     std::vector<double> hs;
-    for (const auto* se : ss)
-      for (double h : se->h)
+    for (const auto* se : ss) {
+      std::vector<double> all_h = se->h;
+      for (std::size_t r : se->failed_rows) all_h.push_back(real_at(s, "h", r));
+      for (double h : all_h)
         if (std::find(hs.begin(), hs.end(), h) == hs.end()) hs.push_back(h);
+    }
     std::sort(hs.begin(), hs.end(), std::greater<>());
     io::Table t;
     t.title = "Global error at T = " + io::fmt_general(f.t_final) + (g.empty() ? "" : " (" + g + ")") +
@@ -161,6 +181,9 @@ std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat fo
       for (const auto* se : ss)
         for (std::size_t k = 0; k < se->h.size(); ++k)
           if (se->h[k] == h) steps = int_text(s, "steps", se->rows[k]);
+      for (const auto* se : ss)
+        for (std::size_t r : se->failed_rows)
+          if (real_at(s, "h", r) == h) steps = int_text(s, "steps", r);
       row.push_back(steps);
       row.push_back(io::fmt_sci(h, 3));
       for (const auto* se : ss) {
@@ -170,13 +193,15 @@ std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat fo
             e = io::fmt_sci(se->error[k], 3) + (se->fit.used[k] ? "" : "*");
             if (k > 0) r = io::fmt_fixed(std::log(se->error[k - 1] / se->error[k]) / std::log(se->h[k - 1] / se->h[k]), 2);
           }
+        for (std::size_t fr : se->failed_rows)
+          if (real_at(s, "h", fr) == h) e = kFailed;
         row.push_back(e);
         row.push_back(r);
       }
       t.rows.push_back(std::move(row));
     }
     t.notes.push_back("* = outside the range used for the observed order");
-    if (!ss.empty() && s.has("reference")) {
+    if (!ss.empty() && !ss.front()->rows.empty() && s.has("reference")) {
       const std::string ref = text_at(s, "reference", ss.front()->rows.front());
       t.notes.push_back("errors against: " + ref +
                         (ref == "exact" ? "" : " (estimated reference error " + io::fmt_sci(ss.front()->reference_error, 2) + ")"));
@@ -249,7 +274,7 @@ std::vector<io::Table> invariants_tables(const StudyFile& f, io::TableFormat for
     row.push_back(text_at(s, "method", i));
     if (!sc.empty()) row.push_back(step_text(f, i));
     for (const auto& p : prefixes)
-      for (const char* w : {".max", ".mean", ".drift"}) row.push_back(io::fmt_sci(real_at(s, p + w, i), digits));
+      for (const char* w : {".max", ".mean", ".drift"}) row.push_back(metric_sci(s, p + w, i, digits));
     t.rows.push_back(std::move(row));
   }
   t.notes.push_back("rel_error = (H - H0)/|H0|; abs_error = x - x0; *_error = the manifold error itself");
@@ -294,7 +319,7 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
       if (!sc.empty()) row.push_back(step_text(f, i));
       if (s.has("h")) row.push_back(io::fmt_sci(real_at(s, "h", i), digits));
       row.push_back(int_text(s, "samples", i));
-      for (const char* w : {".max", ".mean", ".drift", ".final"}) row.push_back(io::fmt_sci(real_at(s, p + w, i), digits));
+      for (const char* w : {".max", ".mean", ".drift", ".final"}) row.push_back(metric_sci(s, p + w, i, digits));
       t.rows.push_back(std::move(row));
     }
     add_failures(f, t);
@@ -334,14 +359,15 @@ std::vector<io::Table> adaptive_tables(const StudyFile& f, io::TableFormat forma
     row.push_back(int_text(s, "accepted", i));
     row.push_back(int_text(s, "rejected", i));
     row.push_back(int_text(s, "rhs_evaluations", i));
-    row.push_back(io::fmt_sci(real_at(s, "h_min", i), digits));
-    row.push_back(io::fmt_sci(real_at(s, "h_max", i), digits));
-    row.push_back(io::fmt_sci(real_at(s, "error", i), digits));
+    row.push_back(metric_sci(s, "h_min", i, digits));
+    row.push_back(metric_sci(s, "h_max", i, digits));
+    row.push_back(metric_sci(s, "error", i, digits));
     if (cmp) {
       row.push_back(text_at(s, "compare_method", i));
       row.push_back(int_text(s, "compare_steps", i));
-      row.push_back(io::fmt_sci(real_at(s, "compare_error", i), digits));
-      row.push_back(io::fmt_fixed(real_at(s, "compare_error", i) / real_at(s, "error", i), 2));
+      row.push_back(metric_sci(s, "compare_error", i, digits));
+      row.push_back(failed_at(s, i) ? kFailed
+                                    : io::fmt_fixed(real_at(s, "compare_error", i) / real_at(s, "error", i), 2));
     }
     t.rows.push_back(std::move(row));
   }
@@ -405,13 +431,15 @@ std::vector<io::Table> scaling_tables(const StudyFile& f, io::TableFormat format
     row.push_back(int_text(s, "cores", i));
     row.push_back(int_text(s, "components", i));
     row.push_back(int_text(s, "steps", i));
-    row.push_back(io::fmt_sci(t_i, digits));
-    row.push_back(io::fmt_sci(t_i / real_at(s, "steps", i), digits));
-    row.push_back(io::fmt_fixed(speedup, 2));
-    row.push_back(io::fmt_fixed(eff, 2));
-    for (const auto& p : phases) row.push_back(io::fmt_sci(max_of(i, p), digits));
+    const bool bad = failed_at(s, i) || failed_at(s, base);
+    row.push_back(failed_at(s, i) ? kFailed : io::fmt_sci(t_i, digits));
+    row.push_back(failed_at(s, i) ? kFailed : io::fmt_sci(t_i / real_at(s, "steps", i), digits));
+    row.push_back(bad ? kFailed : io::fmt_fixed(speedup, 2));
+    row.push_back(bad ? kFailed : io::fmt_fixed(eff, 2));
+    for (const auto& p : phases) row.push_back(failed_at(s, i) ? kFailed : io::fmt_sci(max_of(i, p), digits));
     t.rows.push_back(std::move(row));
   }
+  add_failures(f, t);
   t.notes.push_back("time = phase 'integrate' (time stepping without sampling); rhs = model vector field (timed by "
                     "liebench), algebra = integrate - rhs, io = writing the final state; timings vary between runs");
   return {t};
@@ -448,7 +476,7 @@ std::vector<ConvergenceSeries> convergence_series(const Summary& s, const std::v
       se->method = m;
       se->nominal_order = static_cast<std::int64_t>(real_at(s, "method_order", i));
     }
-    se->rows.push_back(i);
+    (failed_at(s, i) ? se->failed_rows : se->rows).push_back(i);
   }
   for (auto& se : out) {
     std::stable_sort(se.rows.begin(), se.rows.end(),
@@ -515,6 +543,9 @@ StudyFile load_study_file(const std::string& path, bool with_timings) {
   const hid_t root = f.id();
   if (!h5::has_attr(root, "liebench_format") || !h5::exists(root, "study"))
     throw UsageError("'" + path + "' is not a liebench study file (no /study group or liebench_format attribute)");
+  if (h5::attr_string(root, "liebench_format") != kFormat)
+    throw UsageError("'" + path + "' has format '" + h5::attr_string(root, "liebench_format") + "'; this liebench reads " +
+                     kFormat);
   h5::Handle st = h5::open_group(root, "study");
   out.kind = h5::attr_string(st, "kind");
   out.run_count = h5::attr_int(st, "run_count");
@@ -526,7 +557,11 @@ StudyFile load_study_file(const std::string& path, bool with_timings) {
   h5::Handle pg = h5::open_group(root, "parameters");
   for (const auto& a : h5::attr_names(pg))
     if (a != "config_text" && a != "resolved_config" && a != "description") out.parameters[a] = h5::attr_text(pg, a);
-  out.summary = Summary::read(root);
+  try {
+    out.summary = Summary::read(root);
+  } catch (const UsageError& e) {
+    throw UsageError("'" + path + "': " + e.what());
+  }
   if (with_timings && h5::exists(root, "runs")) {
     h5::Handle runs = h5::open_group(root, "runs");
     for (const auto& r : h5::list(runs)) {

@@ -41,6 +41,7 @@ struct ConvergenceSeries {
   std::string method;
   std::int64_t nominal_order = 0;
   std::vector<std::size_t> rows;  // summary rows, sorted by h descending (coarse first)
+  std::vector<std::size_t> failed_rows;  // rows of failed runs: not in rows, h, error or the fit
   std::vector<double> h, error;
   double scale = 0.0, reference_error = 0.0;
   OrderFit fit;

@@ -14,6 +14,9 @@ What is drawn depends on the study kind (layout: results/README.md):
   adaptive     step-size history h(t) of every run (rejected steps marked) and error vs tol
                with the constant-step comparison
   scaling      speedup and parallel efficiency vs cores
+Failed runs (/summary status "failed: ..." or "nonfinite") are never drawn as numbers: their
+curves are left out, convergence plots mark their step sizes with a red x labelled "failed"
+at the top of the axes, and every figure with failed runs lists them in a note "failed: ...".
 Writes <stem>_<plot>.png/.pdf into DIR (default: next to the file) and prints their names.
 """
 import argparse
@@ -49,6 +52,23 @@ def summary(f):
     return out
 
 
+def failed_mask(tab):
+    """True for runs whose status is not "ok" (their numbers are not results)."""
+    n = len(tab["run_id"])
+    if "status" not in tab:
+        return np.zeros(n, dtype=bool)
+    return np.array([text(x) != "ok" for x in tab["status"]])
+
+
+def note_failures(fig, tab, rows, gcols):
+    """A note at the bottom of the figure naming the failed runs among `rows` (a mask)."""
+    failed = failed_mask(tab) & rows
+    if failed.any():
+        labels = [run_label(tab, i, gcols) for i in np.nonzero(failed)[0]]
+        fig.text(0.01, 0.01, "failed (not drawn): " + "; ".join(labels[:8]) + (" ..." if len(labels) > 8 else ""),
+                 ha="left", va="bottom", fontsize=7, color="red")
+
+
 def group_columns(f, tab):
     keys = [text(k) for k in f["study"].attrs["key_columns"]]
     return [k for k in keys if k not in ("method", "steps", "h", "tol", "layout") and k in tab]
@@ -81,11 +101,21 @@ def plot_convergence(f, tab, out_dir, stem, formats):
         for key, o, lo, hi in zip(series, a["observed_order"][()], a["fit_h_min"][()], a["fit_h_max"][()]):
             orders[key] = (o, lo, hi)
     paths = []
+    failed = failed_mask(tab)
     for k, g in enumerate(dict.fromkeys(groups)):
         fig, ax = plt.subplots(figsize=(6.4, 4.8))
         sel = groups == g
+        marked = False
         for m in dict.fromkeys(tab["method"][sel]):
-            rows = sel & (tab["method"] == m)
+            bad = sel & (tab["method"] == m) & failed
+            if bad.any():
+                # failed step sizes: a red x at the top edge (x in data, y in axes coordinates)
+                ax.plot(tab["h"][bad], np.full(bad.sum(), 0.97), "x", color="red", ms=8,
+                        transform=ax.get_xaxis_transform(), label=None if marked else "failed")
+                marked = True
+            rows = sel & (tab["method"] == m) & ~failed
+            if not rows.any():
+                continue
             h, e = tab["h"][rows], tab["error"][rows]
             idx = np.argsort(h)
             h, e = h[idx], e[idx]
@@ -108,6 +138,7 @@ def plot_convergence(f, tab, out_dir, stem, formats):
         ax.set_title(title + (f"\n{g}" if g else ""), fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
+        note_failures(fig, tab, sel, group_columns(f, tab))
         fig.text(0.99, 0.01, "dashed: slope h^p of the nominal order p over the fitted range (shifted down)", ha="right", fontsize=7, alpha=0.7)
         paths += save(fig, out_dir, stem, "convergence" + (f"_{k}" if k else ""), formats)
     return paths
@@ -125,7 +156,8 @@ def run_label(tab, i, gcols):
 
 def plot_invariants(f, tab, out_dir, stem, formats, max_runs=12):
     gcols = group_columns(f, tab)
-    runs = list(tab["run_id"])[:max_runs]
+    failed = failed_mask(tab)
+    runs = [r for r, bad in zip(tab["run_id"], failed) if not bad][:max_runs]
     names = []
     for r in runs:
         if f"runs/{r}/observables" in f:
@@ -141,12 +173,19 @@ def plot_invariants(f, tab, out_dir, stem, formats, max_runs=12):
         elif n.startswith("casimir") or "momentum" in n:
             panels.append((n, f"|{n} - {n}(0)|", lambda v: np.abs(v - v[0]), True))
     if not panels:
+        if failed.any():  # every run failed: a figure that says so instead of nothing
+            fig, ax = plt.subplots(figsize=(6.4, 2.4))
+            ax.axis("off")
+            ax.text(0.5, 0.5, "failed", ha="center", va="center", fontsize=20, color="red")
+            note_failures(fig, tab, failed, gcols)
+            return save(fig, out_dir, stem, "invariants", formats)
         return []
     order = {"|H - H0| / |H0|": 0}
     panels.sort(key=lambda p: order.get(p[1], 2 if p[0].endswith("_error") else 1))
     fig, axes = plt.subplots(len(panels), 1, figsize=(6.4, 2.4 * len(panels)), sharex=True, squeeze=False)
     for ax, (n, ylabel, fn, logy) in zip(axes[:, 0], panels):
-        for i, r in enumerate(runs):
+        for r in runs:
+            i = list(tab["run_id"]).index(r)
             path = f"runs/{r}/observables/{n}"
             if path not in f:
                 continue
@@ -164,6 +203,7 @@ def plot_invariants(f, tab, out_dir, stem, formats, max_runs=12):
     fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, -0.02 - 0.025 * ((len(labels) + 1) // 2)),
                fontsize=7, ncol=2)
     axes[0, 0].set_title(attr(f, "title", "") or "invariants over time", fontsize=10)
+    note_failures(fig, tab, failed, gcols)
     return save(fig, out_dir, stem, "invariants", formats)
 
 
@@ -171,7 +211,10 @@ def plot_adaptive(f, tab, out_dir, stem, formats, max_runs=12):
     gcols = group_columns(f, tab)
     paths = []
     fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    failed = failed_mask(tab)
     for i, r in enumerate(list(tab["run_id"])[:max_runs]):
+        if failed[i]:
+            continue
         g = f[f"runs/{r}"]
         if "step_size" not in g:
             continue
@@ -187,6 +230,7 @@ def plot_adaptive(f, tab, out_dir, stem, formats, max_runs=12):
     ax.set_title((attr(f, "title", "") or "step-size history") + "\n(x: rejected steps)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
+    note_failures(fig, tab, failed, gcols)
     paths += save(fig, out_dir, stem, "stepsize", formats)
 
     if "error" in tab:
@@ -194,7 +238,9 @@ def plot_adaptive(f, tab, out_dir, stem, formats, max_runs=12):
         groups = group_labels(tab, gcols)
         for g in dict.fromkeys(groups):
             for m in dict.fromkeys(tab["method"][groups == g]):
-                rows = (groups == g) & (tab["method"] == m)
+                rows = (groups == g) & (tab["method"] == m) & ~failed
+                if not rows.any():
+                    continue
                 lab = m + (f" {g}" if g else "")
                 (line,) = ax.loglog(tab["tol"][rows], tab["error"][rows], "o-", label=lab + " (adaptive)")
                 if "compare_error" in tab:
@@ -205,6 +251,7 @@ def plot_adaptive(f, tab, out_dir, stem, formats, max_runs=12):
         ax.set_ylabel(f"error at T = {f['study'].attrs['t_final']:g}")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
+        note_failures(fig, tab, failed, gcols)
         paths += save(fig, out_dir, stem, "error_vs_tol", formats)
     return paths
 
@@ -216,9 +263,12 @@ def plot_scaling(f, tab, out_dir, stem, formats):
         t.append(np.max(tg["integrate"][()]) if "integrate" in tg else np.nan)
     t = np.array(t)
     cores = tab["cores"].astype(float)
+    failed = failed_mask(tab)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.6))
     for m in dict.fromkeys(tab["method"]):
-        rows = tab["method"] == m
+        rows = (tab["method"] == m) & ~failed
+        if not rows.any():
+            continue
         c, tt = cores[rows], t[rows]
         idx = np.argsort(c)
         c, tt = c[idx], tt[idx]
@@ -235,6 +285,7 @@ def plot_scaling(f, tab, out_dir, stem, formats):
     for a in (a1, a2):
         a.grid(True, alpha=0.3)
         a.legend(fontsize=7)
+    note_failures(fig, tab, failed, group_columns(f, tab))
     return save(fig, out_dir, stem, "scaling", formats)
 
 
@@ -262,6 +313,9 @@ def main(argv=None):
             paths += plot_adaptive(f, tab, out_dir, stem, formats)
         if kind == "scaling":
             paths += plot_scaling(f, tab, out_dir, stem, formats)
+        n_failed = int(failed_mask(tab).sum())
+    if n_failed:
+        print(f"{args.file}: {n_failed} failed run(s), shown as failed in the plots", file=sys.stderr)
     if not paths:
         sys.exit(f"{args.file}: nothing to plot for a {kind} study")
 

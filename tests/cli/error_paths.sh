@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Error paths that must not lose data or look like success (issue 14, "No data lost on error
+# paths"): report --output never overwrites without --force, never its input, never a
+# non-regular file; sizes that cannot fit (dt -> 2^62+ steps, N beyond the memory) are bad
+# input; SIGPIPE does not kill a run; stale temporaries of killed runs are removed by the next
+# run and by `liebench clean`; experiment/initial files that are directories, unknown format
+# versions, a UTF-8 BOM, INI line numbers, a file without /summary.
+source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
+
+cat > ok.cfg <<'CFG'
+study = invariants
+model = free_rigid_body
+methods = rkmk4
+steps = 64
+CFG
+"$LB" run ok.cfg -q -o r.h5 || { bad "baseline run"; finish; }
+cp r.h5 r.copy.h5
+
+# ---- report --output
+"$LB" report r.h5 -o t.md && [[ -s t.md ]] && ok "report -o writes a new file" || bad "report -o"
+echo keep > t.md
+expect_status "report -o existing without --force" 2 "pass --force" "$LB" report r.h5 -o t.md
+[[ "$(cat t.md)" == keep ]] && ok "existing report file kept" || bad "existing report file changed"
+expect_status "report -o existing with --force" 0 "" "$LB" report r.h5 -o t.md --force
+grep -q '|' t.md && ok "--force replaced the regular file" || bad "--force did not replace"
+expect_status "report -o its own input" 2 "is the input file" "$LB" report r.h5 -o r.h5 --force
+ln -sf r.h5 link.h5
+expect_status "report -o its input under another name" 2 "is the input file" "$LB" report r.h5 -o link.h5 --force
+cmp -s r.h5 r.copy.h5 && ok "input intact" || bad "input damaged"
+mkfifo fifo
+expect_status "report -o FIFO --force" 2 "not a regular file" "$LB" report r.h5 -o fifo --force
+[[ -p fifo ]] && ok "FIFO kept" || bad "FIFO replaced"
+mkdir adir
+expect_status "report -o directory --force" 2 "not a regular file" "$LB" report r.h5 -o adir --force
+if [[ $EUID -eq 0 ]]; then
+  mknod devnull c 1 3
+  expect_status "report -o device --force" 2 "not a regular file" "$LB" report r.h5 -o devnull --force
+  [[ -c devnull ]] && ok "device node kept" || bad "device node replaced"
+fi
+compgen -G "*.tmp.*" >/dev/null && bad "report left $(ls ./*.tmp.*)" || ok "report left no temporary file"
+
+# ---- sizes that cannot fit
+grep -v '^steps' ok.cfg > nosteps.cfg
+expect_status "dt = 1e-300" 2 "key 'dt' has value '1e-300'" "$LB" run nosteps.cfg --dt=1e-300 -o big.h5
+expect_status "dt = 1e-300 (--check)" 2 "more than 2^62" "$LB" run nosteps.cfg --dt=1e-300 -o big.h5 --check
+cat > chain.cfg <<'CFG'
+study = invariants
+model = nfold_pendulum
+methods = rkmk4
+steps = 4
+CFG
+expect_status "N = 1e12 links" 2 "key 'nfold_pendulum.N'" "$LB" run chain.cfg --nfold_pendulum.N=1000000000000 -o big.h5
+expect_status "1e9 dipoles" 2 "key 'dipolar.N'" "$LB" run chain.cfg --model=dipolar --dipolar.N=1000000000 -o big.h5
+[[ ! -e big.h5 ]] && ok "nothing written for sizes that cannot fit" || bad "big.h5 written"
+
+# ---- SIGPIPE: `liebench ... 2>&1 | head -1` finishes the run and cleans up
+set -o pipefail
+# (progress lines every 0.01 s keep writing to the closed pipe while the run goes on)
+("$LB" run ok.cfg --steps=400000 --progress_interval=0.01 -o pipe.h5 2>&1 | head -c 1 >/dev/null); st=$?
+set +o pipefail
+sleep 0.2
+[[ -f pipe.h5 ]] && ok "SIGPIPE: the run finished and wrote its file" || bad "SIGPIPE: no file (status $st)"
+compgen -G "pipe.h5.tmp.*" >/dev/null && bad "SIGPIPE left a temporary file" || ok "SIGPIPE: no temporary file"
+
+# ---- stale temporaries: a dead owner's files are removed, a live owner's are kept
+sleep 30 & live=$!
+( exit 0 ) & dead=$!; wait $dead
+host=$(hostname -s 2>/dev/null || hostname); host=${host%%.*}
+touch "s.h5.tmp.$host.$dead" "s.h5.group1of2.$host.$dead.part" "s.h5.tmp.$host.$live" "s.h5.tmp.otherhost.$dead"
+expect_status "a later run removes its stale temporary" 0 "removed s.h5.tmp.$host.$dead" "$LB" run ok.cfg -q -o s.h5
+[[ ! -e "s.h5.tmp.$host.$dead" && -e "s.h5.tmp.$host.$live" && -e "s.h5.tmp.otherhost.$dead" ]] \
+  && ok "only the dead owner's temporary was removed" || bad "after the run: $(ls s.h5*)"
+touch "s.h5.group1of2.$host.$dead.part"   # (the run removed the first one: it was stale)
+out=$("$LB" clean --dry-run 2>&1)
+[[ "$out" == *"would remove s.h5.group1of2.$host.$dead.part"* && -e "s.h5.group1of2.$host.$dead.part" ]] \
+  && ok "clean --dry-run lists, removes nothing" || bad "clean --dry-run: $out"
+out=$("$LB" clean . 2>&1)
+[[ ! -e "s.h5.group1of2.$host.$dead.part" && -e "s.h5.tmp.$host.$live" && -e "s.h5.tmp.otherhost.$dead" \
+   && "$out" == *"kept s.h5.tmp.$host.$live"* ]] && ok "clean removes stale parts, keeps live and foreign files" \
+  || bad "clean: $out / $(ls s.h5*)"
+kill $live; wait $live 2>/dev/null
+expect_status "clean of a file" 2 "needs directories" "$LB" clean ok.cfg
+
+# ---- smaller items
+mkdir cfgdir
+expect_status "experiment file is a directory" 2 "is a directory" "$LB" run cfgdir -o x.h5
+out=$("$LB" run chain.cfg --nfold_pendulum.initial=file --nfold_pendulum.file=cfgdir -o x.h5 2>&1); st=$?
+[[ $st -eq 2 && "$out" == *"cfgdir"* && $(wc -l <<<"$out") -le 2 ]] && ok "initial file is a directory: one line, exit 2" \
+  || bad "initial file directory: exit $st: $out"
+printf '\xEF\xBB\xBF' | cat - ok.cfg > bom.cfg
+expect_status "UTF-8 BOM is skipped" 0 "" "$LB" run bom.cfg -q -o bom.h5
+printf 'study = invariants\nmodel = free_rigid_body\n\nbogus_key = 1\n' > badline.cfg
+expect_status "unknown key with its line number" 2 "badline.cfg:4: unknown key 'bogus_key'" "$LB" run badline.cfg -o x.h5
+printf 'study = invariants\n[free_rigid_body]\nno equals sign\n' > syntax.cfg
+expect_status "syntax error with its line number" 2 "syntax.cfg:3:" "$LB" run syntax.cfg -o x.h5
+cp r.h5 v2.h5 && h5_attr_ok=1
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+  /usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+with h5py.File("v2.h5", "r+") as f:
+    del f.attrs["liebench_format"]
+    f.attrs.create("liebench_format", np.bytes_("liebench-study/99"))
+with h5py.File("nosummary.h5", "w") as g, h5py.File("r.h5", "r") as f:
+    for k, v in f.attrs.items(): g.attrs[k] = v
+    f.copy("study", g); f.copy("parameters", g)
+PY
+  expect_status "report refuses an unknown format version" 2 "liebench-study/99" "$LB" report v2.h5
+  expect_status "merge refuses it too" 2 "liebench-study/99" "$LB" merge v2.h5 -o m.h5
+  expect_status "a file without /summary" 2 "no /summary" "$LB" report nosummary.h5
+else
+  echo "skip: no h5py for the format-version and /summary cases"
+fi
+finish
