@@ -23,6 +23,7 @@ record_time() {  # NAME MILLISECONDS
   printf '%s\t%d.%01d\n' "$1" $(($2 / 1000)) $((($2 % 1000) / 100)) >> "$timings.tmp"
   sort "$timings.tmp" > "$timings"; rm -f "$timings.tmp"
 }
+shopt -s nullglob  # a pattern that names only scaling studies matches no experiment
 for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   name="$(basename "$cfg" .cfg)"
   h5="$ROOT/results/$name.h5"
