@@ -67,8 +67,9 @@ else bad "errors differ between the plugin run and the own-executable run"; fi
 
 # Tests and benchmarks off: neither GTest nor Google Benchmark is looked for.
 if cmake -S "$SRC" -B "$W/notests" -G Ninja -DLIEBENCH_BUILD_TESTS=OFF -DLIEBENCH_BUILD_BENCHMARKS=OFF \
-     -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >notests.log 2>&1; then
-  ok "configures without GTest and Google Benchmark"
+     -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >notests.log 2>&1 &&
+   grep -q "build liebench:" "$W/notests/build.ninja" && ! grep -qi "gtest\|libbenchmark" "$W/notests/build.ninja"; then
+  ok "configures without GTest and Google Benchmark; the build (liebench, libliebench) links neither"
 else bad "configure without tests: $(tail -n 5 notests.log)"; fi
 # add_subdirectory from a parent project (configure; the build is the same as the project's own).
 mkdir -p "$W/parent"
