@@ -33,6 +33,7 @@ write_tables() {  # FILE.h5 NAME: md and tex of every table, one CSV per table
   done
 }
 for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
+  [ -e "$cfg" ] || continue   # no experiment matches (e.g. 'scaling*')
   name="$(basename "$cfg" .cfg)"
   h5="$ROOT/results/$name.h5"
   echo "== $name" >&2

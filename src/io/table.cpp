@@ -116,7 +116,7 @@ std::string tex_header(const std::string& h, std::size_t chars, bool right) {
   }
   if (lines.size() <= 1) return tex_escape(h);
   std::string o = std::string("\\begin{tabular}[b]{@{}") + (right ? "r" : "l") + "@{}}";
-  for (std::size_t i = 0; i < lines.size(); ++i) o += (i ? "\\\\ " : "") + tex_escape(lines[i]);
+  for (std::size_t i = 0; i < lines.size(); ++i) o += (i ? "\\\\\\relax " : "") + tex_escape(lines[i]);  // [s] is no \\[len]
   return o + "\\end{tabular}";
 }
 
