@@ -14,6 +14,7 @@ PACKAGES=(
   libhdf5-openmpi-dev hdf5-tools
   libgtest-dev libbenchmark-dev
   python3-h5py python3-matplotlib python3-numpy
+  texlive-latex-base texlive-latex-recommended poppler-utils   # tests/cli/latex_tables.sh: pdflatex, pdftoppm
 )
 
 missing=()

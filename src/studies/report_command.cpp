@@ -24,7 +24,7 @@ std::string join(const std::vector<std::string>& v) {
 
 int report_main(const std::vector<std::string>& args) {
   std::string file, format = "md", table, output;
-  bool force = false;
+  bool force = false, list_tables = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const std::string& opt) -> std::string {
@@ -38,9 +38,13 @@ int report_main(const std::vector<std::string>& args) {
       MPI_Comm_rank(MPI_COMM_WORLD, &rank);
       if (rank == 0)
         std::cout << "usage: liebench report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE [--force]]\n"
+                     "       liebench report FILE.h5 --list-tables\n"
                      "  regenerates the tables of a study from its result file alone\n"
                      "  --table: " << join(all_table_names()) << " (default: the study's own tables)\n"
-                     "  --format: md (Markdown, default), tex (LaTeX booktabs), csv (one row per run)\n"
+                     "  --format: md (Markdown, default); tex (LaTeX tables to \\input into a document with\n"
+                     "            \\usepackage{booktabs}; wide tables split into parts that fit the page);\n"
+                     "            csv (one table per file, one row per run: with several tables choose one with --table)\n"
+                     "  --list-tables: print the study's own tables, one name a line\n"
                      "  --output: write to FILE (written whole, then renamed); an existing FILE is replaced only\n"
                      "            with --force and only if it is a regular file other than the input\n";
       return 0;
@@ -52,6 +56,8 @@ int report_main(const std::vector<std::string>& args) {
       output = value("--output");
     } else if (a == "--force") {
       force = true;
+    } else if (a == "--list-tables") {
+      list_tables = true;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("`liebench report` got unknown option '" + a + "'; run `liebench report --help`");
     } else if (file.empty()) {
@@ -74,6 +80,13 @@ int report_main(const std::vector<std::string>& args) {
   std::vector<std::string> tables = table.empty() ? default_tables(f.kind) : std::vector<std::string>{table};
   if (std::find(tables.begin(), tables.end(), "scaling") != tables.end()) f = load_study_file(file, true);
   if (tables.empty()) throw UsageError("study kind '" + f.kind + "' has no default table; choose one with --table");
+  if (list_tables) {
+    for (const auto& t : tables) std::cout << t << "\n";
+    return 0;
+  }
+  if (fmt == io::TableFormat::Csv && tables.size() > 1)
+    throw UsageError("--format csv writes one table per file and '" + file + "' has " + std::to_string(tables.size()) +
+                     " (" + join(tables) + "); choose one with --table");
   std::vector<io::Table> out;
   for (const auto& t : tables) {
     try {

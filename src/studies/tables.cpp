@@ -169,6 +169,8 @@ std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat fo
               ", model " + f.model + "; rate = log(e_coarse/e_fine)/log(h_coarse/h_fine)";
     t.header = {"steps", "h"};
     t.numeric = {true, true};
+    t.key_columns = 2;
+    t.column_stride = 2;  // a method's error and rate stay together
     for (const auto* se : ss) {
       t.header.push_back(se->method);
       t.header.push_back("rate");
@@ -262,12 +264,36 @@ std::vector<io::Table> invariants_tables(const StudyFile& f, io::TableFormat for
     t.header.push_back(sc);
     t.numeric.push_back(true);
   }
+  const int digits = format == io::TableFormat::Csv ? 6 : 2;
+  if (format == io::TableFormat::Latex) {
+    // long layout (one row per run and invariant): the observables' names are too long for
+    // column headers of a table that fits the page
+    t.header.push_back("invariant");
+    t.numeric.push_back(false);
+    t.key_columns = t.header.size();
+    for (const char* w : {"max", "mean", "drift"}) {
+      t.header.push_back(w);
+      t.numeric.push_back(true);
+    }
+    for (std::size_t i = 0; i < s.rows(); ++i)
+      for (const auto& p : prefixes) {
+        std::vector<std::string> row;
+        for (const auto& g : groups) row.push_back(s.get(g).text(i));
+        row.push_back(text_at(s, "method", i));
+        if (!sc.empty()) row.push_back(step_text(f, i));
+        row.push_back(p);
+        for (const char* w : {".max", ".mean", ".drift"}) row.push_back(metric_sci(s, p + w, i, digits));
+        t.rows.push_back(std::move(row));
+      }
+    t.notes.push_back("rel_error = (H - H0)/|H0|; abs_error = x - x0; *_error = the manifold error itself");
+    add_failures(f, t);
+    return {t};
+  }
   for (const auto& p : prefixes)
     for (const char* w : {" max", " mean", " drift"}) {
       t.header.push_back(p + w);
       t.numeric.push_back(true);
     }
-  const int digits = format == io::TableFormat::Csv ? 6 : 2;
   for (std::size_t i = 0; i < s.rows(); ++i) {
     std::vector<std::string> row;
     for (const auto& g : groups) row.push_back(s.get(g).text(i));
@@ -288,14 +314,15 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
   if (prefixes.empty()) throw UsageError("the file has no energy error statistics (table energy-drift)");
   const auto groups = group_columns(f);
   const std::string sc = step_column(f);
-  const int digits = format == io::TableFormat::Csv ? 6 : 2;
-  std::vector<io::Table> out;
-  for (const auto& p : prefixes) {
-    io::Table t;
-    t.title = "Energy error " + p + " over [" + io::fmt_general(f.t0) + ", " + io::fmt_general(f.t_final) +
-              "]: max, mean, drift rate (slope of a least-squares line, per unit time) and value at T";
+  const bool csv = format == io::TableFormat::Csv;
+  const int digits = csv ? 6 : 2;
+  auto header = [&](io::Table& t) {
     for (const auto& g : groups) {
       t.header.push_back(g);
+      t.numeric.push_back(false);
+    }
+    if (csv) {
+      t.header.push_back("observable");
       t.numeric.push_back(false);
     }
     t.header.push_back("method");
@@ -308,13 +335,18 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
       t.header.push_back("h");
       t.numeric.push_back(true);
     }
+    t.key_columns = t.header.size();
     for (const char* c : {"samples", "max |dH/H0|", "mean |dH/H0|", "drift", "at T"}) {
-      t.header.push_back(c);
+      const std::string name = c;
+      t.header.push_back(csv ? name.substr(0, name.find(" |")) : name);
       t.numeric.push_back(true);
     }
+  };
+  auto add_rows = [&](io::Table& t, const std::string& p) {
     for (std::size_t i = 0; i < s.rows(); ++i) {
       std::vector<std::string> row;
       for (const auto& g : groups) row.push_back(s.get(g).text(i));
+      if (csv) row.push_back(p);
       row.push_back(text_at(s, "method", i));
       if (!sc.empty()) row.push_back(step_text(f, i));
       if (s.has("h")) row.push_back(io::fmt_sci(real_at(s, "h", i), digits));
@@ -322,6 +354,22 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
       for (const char* w : {".max", ".mean", ".drift", ".final"}) row.push_back(metric_sci(s, p + w, i, digits));
       t.rows.push_back(std::move(row));
     }
+  };
+  const std::string span = " over [" + io::fmt_general(f.t0) + ", " + io::fmt_general(f.t_final) + "]";
+  if (csv) {  // one long table, a column naming the energy observable
+    io::Table t;
+    t.title = "Energy errors" + span;
+    header(t);
+    for (const auto& p : prefixes) add_rows(t, p);
+    return {t};
+  }
+  std::vector<io::Table> out;  // one table per energy observable
+  for (const auto& p : prefixes) {
+    io::Table t;
+    t.title = "Energy error " + p + span +
+              ": max, mean, drift rate (slope of a least-squares line, per unit time) and value at T";
+    header(t);
+    add_rows(t, p);
     add_failures(f, t);
     out.push_back(std::move(t));
   }
@@ -346,8 +394,10 @@ std::vector<io::Table> adaptive_tables(const StudyFile& f, io::TableFormat forma
     t.header.push_back(c);
     t.numeric.push_back(std::string(c) != "method");
   }
+  t.key_columns = groups.size() + 2;  // grid, method, tol
   if (cmp)
-    for (const char* c : {"constant-step method", "steps", "error at T", "error ratio const/adaptive"}) {
+    for (const char* c : {"constant-step method", "constant-step steps", "constant-step error at T",
+                          "error ratio const/adaptive"}) {
       t.header.push_back(c);
       t.numeric.push_back(std::string(c) != "constant-step method");
     }
@@ -407,6 +457,7 @@ std::vector<io::Table> scaling_tables(const StudyFile& f, io::TableFormat format
     t.header.push_back(c);
     t.numeric.push_back(std::string(c) != "method" && std::string(c) != "layout");
   }
+  t.key_columns = groups.size() + 2;  // grid, method, layout
   for (const auto& p : phases) {
     t.header.push_back(p + " [s]");
     t.numeric.push_back(true);
