@@ -328,8 +328,18 @@ long launcher_local_ranks() {
   return 1;
 }
 
+/// OMP_PROC_BIND set (and not false): libgomp has already bound this (initial) thread to its
+/// first place before main, so sched_getaffinity() sees that one place, not the CPUs the
+/// process may use, and a re-exec from this thread would confine the whole new process to it
+/// (measured: a 1 rank x 2 threads run with --map-by slot:PE=2 and OMP_PROC_BIND=close lost all
+/// of its thread speed-up). The user placed the threads: we only warn then.
+bool threads_bound_by_user() {
+  const char* b = std::getenv("OMP_PROC_BIND");
+  return b && *b && std::string(b) != "false" && std::string(b) != "FALSE";
+}
+
 void passive_wait_if_oversubscribed(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("LIEBENCH_WAIT_POLICY_SET")) return;
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("LIEBENCH_WAIT_POLICY_SET") || threads_bound_by_user()) return;
   const long threads = planned_threads();
   const int mask = affinity_cpus();
   const bool over = launcher_local_ranks() * threads > node_cores() || (mask > 0 && threads > mask);
@@ -347,7 +357,8 @@ void check_oversubscription() {
   MPI_Comm_size(node, &local);
   MPI_Comm_rank(node, &local_rank);
   MPI_Comm_free(&node);
-  const int threads = omp_get_max_threads(), cores = node_cores(), mask = affinity_cpus();
+  const int threads = omp_get_max_threads(), cores = node_cores();
+  const int mask = threads_bound_by_user() ? 0 : affinity_cpus();  // bound: the mask is one place
   const char* policy = std::getenv("OMP_WAIT_POLICY");
   const bool passive = policy && (std::string(policy) == "PASSIVE" || std::string(policy) == "passive");
   const int over = (static_cast<long>(local) * threads > cores || (mask > 0 && threads > mask)) && !passive ? 1 : 0;
