@@ -5,7 +5,7 @@
 //   liebench <command> ...   (report, merge, ...: registered commands, see `liebench --help`)
 // Exit status (core/error.hpp, README "Exit status"): 0 success, 1 unexpected failure, 2 bad
 // input (nothing written), 3 runs failed (file written, rows marked failed), 4 I/O error (no
-// file written, an earlier one intact), 5 reserved (checkpointed, not finished), 128 + signal
+// file written, an earlier one intact), 5 checkpointed, not finished (run the same command again), 128 + signal
 // when a study was stopped by SIGTERM/SIGINT/... (no result file written, earlier file intact).
 #include <mpi.h>
 #include <omp.h>
@@ -73,7 +73,7 @@ void print_usage(std::ostream& os) {
         "Run in parallel with `mpirun -n P liebench run FILE.cfg` (OMP_NUM_THREADS threads per rank).\n"
         "Exit status: 0 success, 1 unexpected failure, 2 bad input (nothing written),\n"
         "3 runs failed (result file written, their rows marked failed; key failures = expected: 0),\n"
-        "4 I/O error (no result file written, an earlier one kept), 5 reserved (checkpointed, not finished),\n"
+        "4 I/O error (no result file written, an earlier one kept), 5 checkpointed, not finished (run the same command again),\n"
         "128 + signal when SIGTERM/SIGINT stopped a study (no result file written, an earlier one kept).\n";
 }
 
