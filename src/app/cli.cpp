@@ -5,7 +5,7 @@
 //   liebench <command> ...   (report, merge, ...: registered commands, see `liebench --help`)
 // Exit status (core/error.hpp, README "Exit status"): 0 success, 1 unexpected failure, 2 bad
 // input (nothing written), 3 runs failed (file written, rows marked failed), 4 I/O error (no
-// file written, an earlier one intact), 5 reserved (checkpointed, not finished), 128 + signal
+// file written, an earlier one intact), 5 checkpointed, not finished (run the same command again), 128 + signal
 // when a study was stopped by SIGTERM/SIGINT/... (no result file written, earlier file intact).
 #include <mpi.h>
 #include <omp.h>
@@ -35,6 +35,7 @@
 #include "methods/stepper.hpp"
 #include "models/model.hpp"
 #include "parallel/context.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/study.hpp"
 
@@ -72,7 +73,7 @@ void print_usage(std::ostream& os) {
         "Run in parallel with `mpirun -n P liebench run FILE.cfg` (OMP_NUM_THREADS threads per rank).\n"
         "Exit status: 0 success, 1 unexpected failure, 2 bad input (nothing written),\n"
         "3 runs failed (result file written, their rows marked failed; key failures = expected: 0),\n"
-        "4 I/O error (no result file written, an earlier one kept), 5 reserved (checkpointed, not finished),\n"
+        "4 I/O error (no result file written, an earlier one kept), 5 checkpointed, not finished (run the same command again),\n"
         "128 + signal when SIGTERM/SIGINT stopped a study (no result file written, an earlier one kept).\n";
 }
 
@@ -209,7 +210,8 @@ int cmd_run(int argc, char** argv) {
       "quiet,q", po::bool_switch(), "no progress output")(
       "check", po::bool_switch(), "validate the experiment (keys, grid, models, methods, output path) and exit without "
                                   "running or writing anything")(
-      "part", po::value<std::string>(), "run only part I of N of the study grid, as I/N (merge with `liebench merge`)");
+      "part", po::value<std::string>(), "run only part I of N of the study grid, as I/N (merge with `liebench merge`)")(
+      "restart", po::value<std::string>(), "continue from this checkpoint (default: <output>.ckpt.h5 when present)");
   po::options_description keys = OptionCatalog::instance().description();
   po::options_description all;
   all.add(cli).add(keys);
@@ -267,6 +269,7 @@ int cmd_run(int argc, char** argv) {
   }
   req.force = vm["force"].as<bool>();
   req.progress = !vm["quiet"].as<bool>();
+  if (vm.count("restart")) req.restart = vm["restart"].as<std::string>();
   if (vm.count("part")) {
     const std::string p = vm["part"].as<std::string>();
     const auto slash = p.find('/');
@@ -427,6 +430,10 @@ int lie::liebench_main(int argc_in, char** argv_in) {
     // Thrown on every rank together (h5::File::agree); rank 0 speaks for all.
     if (g_rank == 0) std::cerr << "liebench: I/O error: " << e.what() << "\n";
     status = exit_status::io_error;
+  } catch (const studies::Checkpointed& e) {
+    // A signal stopped a study after its checkpoint was written (every rank together).
+    if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
+    status = exit_status::checkpointed;
   } catch (const studies::Interrupted& e) {
     // A signal stopped a study: every rank got here together; 128 + signal as a shell would.
     if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";

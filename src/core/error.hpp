@@ -16,7 +16,7 @@ inline constexpr int failure = 1;       // unexpected runtime failure
 inline constexpr int bad_input = 2;     // bad key/value/file: nothing written
 inline constexpr int runs_failed = 3;   // result file written; some runs in it failed (rows marked failed)
 inline constexpr int io_error = 4;      // the result could not be written (full disk, ...); no file left
-inline constexpr int checkpointed = 5;  // reserved: checkpoint written, study not finished (not yet used)
+inline constexpr int checkpointed = 5;  // checkpoint written after a signal, study not finished
 // 128 + signal: a study stopped by SIGTERM/SIGINT/... (no result file written)
 }  // namespace exit_status
 

@@ -443,6 +443,12 @@ void CommutatorFreeStepper::apply(const CfMap& m, double h, const double* y, dou
   }
 }
 
+void CommutatorFreeStepper::rebuild_cache(double t, const double* y) {
+  // f(y_n) as the uninterrupted run holds it (checkpoint restart; not counted again).
+  model_->vector_field(t, y, f_[0].data());
+  f0_valid_ = true;
+}
+
 void CommutatorFreeStepper::compute_stages(double t, double h, const double* y, const std::vector<char>& needed) {
   if (!f0_valid_) {
     model_->vector_field(t, y, f_[0].data());

@@ -91,6 +91,8 @@ class CommutatorFreeStepper final : public Stepper {
   double try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm) override;
   void accept() override;
   void invalidate() override { f0_valid_ = false; }
+  bool cache_valid() const override { return f0_valid_; }
+  void rebuild_cache(double t, const double* y) override;
   const CfTable& table() const { return table_; }
 
  private:

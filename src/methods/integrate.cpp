@@ -74,8 +74,8 @@ AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, do
 }
 
 void integrate_fixed(Stepper& stepper, double* y, const FixedStepOptions& opt, const Observer& observer) {
-  if (observer) observer(opt.t0, y, 0);
-  for (std::uint64_t n = 0; n < opt.steps; ++n) {
+  if (observer && opt.first == 0) observer(opt.t0, y, 0);
+  for (std::uint64_t n = opt.first; n < opt.steps; ++n) {
     // t_n = t0 + n h (not accumulated) so that every run hits T = t0 + N h exactly.
     const double t = opt.t0 + static_cast<double>(n) * opt.h;
     stepper.step(t, opt.h, y);
@@ -102,7 +102,8 @@ AdaptiveRecord integrate_adaptive(Stepper& stepper, const par::Context& ctx, dou
 }
 
 void continue_adaptive(Stepper& stepper, const par::Context& ctx, double* y, const AdaptiveOptions& opt,
-                       const Observer& observer, std::size_t state_size, AdaptiveState& s) {
+                       const Observer& observer, std::size_t state_size, AdaptiveState& s,
+                       const SafePoint& safe_point, bool keep_stepper_cache) {
   // Options built by hand without a controller: P33 with the keys' defaults.
   std::shared_ptr<const StepController> fallback;
   if (!opt.controller)
@@ -114,11 +115,12 @@ void continue_adaptive(Stepper& stepper, const par::Context& ctx, double* y, con
   const double T = opt.t_final;
   const double slack =
       opt.end_slack >= 0.0 ? opt.end_slack : 64.0 * 2.220446049250313e-16 * std::max(1.0, std::fabs(T));
-  stepper.invalidate();
+  if (!keep_stepper_cache) stepper.invalidate();
   (void)ctx;
   // The loop of [P] 4 as in the authors' code: while t < T - slack, try h <- min(h, T - t);
   // accept or reject; h <- controller(h, err) after every trial.
   while (s.t < T - slack) {
+    if (safe_point) safe_point(s, y);
     if (rec.accepted >= opt.max_steps)
       throw NumericalError("adaptive integration exceeded max_steps = " + std::to_string(opt.max_steps) + " at t = " +
                            std::to_string(s.t));

@@ -21,6 +21,8 @@ struct FixedStepOptions {
   double h = 0.0;
   std::uint64_t steps = 0;
   std::uint64_t stride = 0;  // observer every `stride` steps (0: only at start and end)
+  std::uint64_t first = 0;   // steps already done (restart: y is the state at t0 + first h; the
+                             // observer is then not called at the start)
 };
 
 /// Integrates `steps` fixed steps of size h. The observer sees t0 and the final time always.
@@ -78,9 +80,14 @@ AdaptiveState start_adaptive(const AdaptiveOptions& opt);
 /// dense output, and T. Throws NumericalError if h falls below h_min or max_steps is exceeded.
 AdaptiveRecord integrate_adaptive(Stepper& stepper, const par::Context& ctx, double* y, const AdaptiveOptions& opt,
                                   const Observer& observer, std::size_t state_size);
+/// Called before every trial step with the driver's complete state (a point from which
+/// continue_adaptive() resumes bit for bit): checkpoints.
+using SafePoint = std::function<void(const AdaptiveState& state, const double* y)>;
 /// Continues from `state` (y is the solution at state.t) to t_final; the observer is not
-/// called at state.t. Same steps as an uninterrupted run.
+/// called at state.t. Same steps as an uninterrupted run. The stepper's cached stage data is
+/// dropped first unless `keep_stepper_cache` (the caller restored it).
 void continue_adaptive(Stepper& stepper, const par::Context& ctx, double* y, const AdaptiveOptions& opt,
-                       const Observer& observer, std::size_t state_size, AdaptiveState& state);
+                       const Observer& observer, std::size_t state_size, AdaptiveState& state,
+                       const SafePoint& safe_point = {}, bool keep_stepper_cache = false);
 
 }  // namespace lie

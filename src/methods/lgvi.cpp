@@ -72,6 +72,16 @@ void LgviStepper::fail(const std::string& why, double t, double h, long iter, do
   throw NumericalError(os.str());
 }
 
+void LgviStepper::rebuild_cache(double t, const double* y) {
+  // dV/dq at q_k as the uninterrupted run holds it (checkpoint restart; not counted again).
+  (void)t;
+  if (!active_) return;
+  for (std::size_t i = 0; i < n_; ++i)
+    for (int c = 0; c < 3; ++c) q_cached_[3 * i + c] = y[6 * i + c];
+  lag_->potential_gradient(q_cached_.data(), g_.data());
+  grad_valid_ = true;
+}
+
 void LgviStepper::step(double t, double h, double* y) {
   ++counters_.steps;
   if (!active_) return;

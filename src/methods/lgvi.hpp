@@ -36,6 +36,8 @@ class LgviStepper final : public Stepper {
   void bind(Model& model, par::Context& ctx) override;
   void step(double t, double h, double* y) override;
   void invalidate() override { grad_valid_ = false; }
+  bool cache_valid() const override { return grad_valid_; }
+  void rebuild_cache(double t, const double* y) override;
 
  private:
   void gradient(const std::vector<double>& q, std::vector<double>& g);  // cached at q_k

@@ -148,6 +148,12 @@ bool RkmkStepper::dense_output(double t, double h, double theta, const double* y
   return false;
 }
 
+void RkmkStepper::rebuild_cache(double t, const double* y) {
+  // k_1 = f(y_n) as the uninterrupted run holds it (checkpoint restart; not counted again).
+  model_->vector_field(t, y, k_[0].data());
+  f0_valid_ = true;
+}
+
 void RkmkStepper::accept() {
   if (fsal_) {
     std::swap(k_[0], f_);

@@ -27,6 +27,8 @@ class RkmkStepper final : public Stepper {
   double try_step(double t, double h, const double* y, double* y_new, const ErrorNorm& norm) override;
   void accept() override;
   void invalidate() override { f0_valid_ = false; }
+  bool cache_valid() const override { return f0_valid_; }
+  void rebuild_cache(double t, const double* y) override;
   /// exp(sigma(theta h)) . y_n with sigma(theta h) = h sum_i b_i(theta) k_i, the continuous
   /// weights of the underlying RK method (dense_weights; Dormand-Prince: order 4); tables
   /// without them: the default (one step of size theta h).

@@ -95,6 +95,13 @@ class Stepper {
   /// Observables may change meaning after step (e.g. variational methods carry momenta).
   const StepCounters& counters() const { return counters_; }
   void reset_counters() { counters_ = {}; }
+  /// Restart from a checkpoint: the counters of the run so far.
+  void set_counters(const StepCounters& c) { counters_ = c; }
+  /// Checkpoints: whether cached stage data (FSAL f(y_n), gradients) is valid for the current
+  /// y, and rebuilding that cache from (t, y) without counting it, so that a restarted run
+  /// evaluates (and counts) exactly what the uninterrupted run does.
+  virtual bool cache_valid() const { return false; }
+  virtual void rebuild_cache(double t, const double* y) { (void)t, (void)y; }
 
  protected:
   StepCounters counters_;

@@ -72,7 +72,8 @@ Integration adaptive_integration(const Config& cfg, const MethodInfo& method, do
 }
 
 RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const Integration& integ,
-                      const Sampling& sampling, const RunHooks& hooks, const std::vector<double>* y0) {
+                      const Sampling& sampling, const RunHooks& hooks, const std::vector<double>* y0,
+                      const RunResume* resume, const TimeSeries* resume_series) {
   RunResult res;
   const std::size_t n = model.space().state_size();
   res.y.resize(n);
@@ -80,6 +81,12 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
   else model.initial_state(res.y.data());
   stepper.reset_counters();
   stepper.invalidate();
+  if (resume) {
+    res.y = resume->y;
+    if (resume_series) res.series = *resume_series;
+    stepper.set_counters(resume->counters);
+    if (resume->cache_valid) stepper.rebuild_cache(resume->t, res.y.data());
+  }
 
   Observables obs;
   const std::map<std::string, double> timers_before = ctx.timers().all();
@@ -119,6 +126,7 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
       opt.h = integ.h;
       opt.steps = steps;
       opt.stride = stride;
+      if (resume) opt.first = resume->step;
       integrate_fixed(stepper, res.y.data(), opt, [&](double t, const double* y, std::uint64_t step) {
         const bool last = step == steps;
         if (sampling.observables && (step == 0 || last || (sampling.every && step % sampling.every == 0)))
@@ -126,15 +134,23 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
         if (sampling.states && hooks.frame &&
             (step == 0 || last || (sampling.state_every && step % sampling.state_every == 0)))
           frame(t, y, step);
+        if (hooks.safe_point && step % check == 0 && !last && step != opt.first) {
+          RunSnapshot snap;
+          snap.t = t;
+          snap.step = step;
+          snap.y = y;
+          snap.series = &res.series;
+          snap.counters = stepper.counters();
+          snap.cache_valid = stepper.cache_valid();
+          hooks.safe_point(snap);
+        }
         if (hooks.checkpoint && (step % check == 0 || last))
           hooks.checkpoint(static_cast<double>(step) / static_cast<double>(std::max<std::uint64_t>(steps, 1)));
       });
     } else {
-      std::uint64_t calls = 0;
+      std::uint64_t calls = resume ? resume->calls : 0, trials = 0;
       const bool at_sample_times = integ.options.sample_dt > 0.0;
-      res.adaptive = integrate_adaptive(
-          stepper, ctx, res.y.data(), integ.options,
-          [&](double t, const double* y, std::uint64_t step) {
+      const Observer observer = [&](double t, const double* y, std::uint64_t step) {
             const bool first = calls == 0;
             const bool last = t == integ.t_final;
             const bool sample = first || last || at_sample_times || (sampling.every && calls % sampling.every == 0);
@@ -145,8 +161,26 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
             if (hooks.checkpoint && (calls % check == 0 || last || at_sample_times))
               hooks.checkpoint((t - integ.t0) / span);
             ++calls;
-          },
-          n);
+          };
+      // Safe points before every check-th trial step (not at the first one after a restart).
+      const SafePoint safe_point = [&](const AdaptiveState& st, const double* y) {
+        if (trials++ % check != 0 || trials == 1) return;
+        RunSnapshot snap;
+        snap.t = st.t;
+        snap.step = st.record.accepted;
+        snap.calls = calls;
+        snap.y = y;
+        snap.adaptive = &st;
+        snap.series = &res.series;
+        snap.counters = stepper.counters();
+        snap.cache_valid = stepper.cache_valid();
+        hooks.safe_point(snap);
+      };
+      AdaptiveState state = resume && resume->adaptive ? *resume->adaptive : start_adaptive(integ.options);
+      if (!resume) observer(state.t, res.y.data(), 0);
+      continue_adaptive(stepper, ctx, res.y.data(), integ.options, observer, n, state,
+                        hooks.safe_point ? safe_point : SafePoint{}, resume && resume->cache_valid);
+      res.adaptive = std::move(state.record);
     }
   } catch (const NumericalError& e) {
     res.status = std::string("failed: ") + e.what();

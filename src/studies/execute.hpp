@@ -41,7 +41,35 @@ struct Sampling {
   std::uint64_t state_every = 0;
 };
 
+struct TimeSeries;
+
+/// A point of a run from which it can be continued bit for bit (collective: the same points on
+/// every rank): what a checkpoint stores.
+struct RunSnapshot {
+  double t = 0.0;
+  std::uint64_t step = 0;             // fixed: steps done; adaptive: accepted steps
+  std::uint64_t calls = 0;            // observer calls so far (adaptive sampling)
+  const double* y = nullptr;          // local state at t
+  const AdaptiveState* adaptive = nullptr;
+  const TimeSeries* series = nullptr;
+  StepCounters counters;
+  bool cache_valid = false;           // the stepper's cached stage data (rebuilt on restart)
+};
+
+/// Where a restarted run continues (read from a checkpoint).
+struct RunResume {
+  double t = 0.0;
+  std::uint64_t step = 0, calls = 0;
+  std::vector<double> y;              // local state
+  std::optional<AdaptiveState> adaptive;
+  StepCounters counters;
+  bool cache_valid = false;
+};
+
 struct RunHooks {
+  /// Called every checkpoint_stride() steps (adaptive: trial steps) at points from which the
+  /// run continues bit for bit; identical on every rank (collective operations allowed).
+  std::function<void(const RunSnapshot&)> safe_point;
   /// Called at identical points on every rank (collective operations allowed); fraction of the
   /// run done in [0, 1].
   std::function<void(double fraction)> checkpoint;
@@ -71,7 +99,8 @@ struct RunResult {
 /// Integrates from the model's initial state (or from `y0` if given). NumericalErrors become
 /// status "failed: ..."; a non-finite final state becomes "nonfinite". Collective.
 RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const Integration& integ,
-                      const Sampling& sampling, const RunHooks& hooks, const std::vector<double>* y0 = nullptr);
+                      const Sampling& sampling, const RunHooks& hooks, const std::vector<double>* y0 = nullptr,
+                      const RunResume* resume = nullptr, const TimeSeries* resume_series = nullptr);
 
 /// Model::state_distance(a, b), except that models which replicate their components on every
 /// rank (io::StateRows::replicated) are measured on one rank (their state is complete

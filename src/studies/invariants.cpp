@@ -6,6 +6,7 @@
 
 #include "methods/stepper.hpp"
 #include "studies/analysis.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/output.hpp"
 #include "studies/simulate_support.hpp"
@@ -58,6 +59,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   io::SafeOutput::check(req.output, req.force, ctx.comm());
   const StudyPlan plan = checked_plan(cfg, ctx, req);
   const auto chosen = chosen_observables(cfg);
+  Checkpointer ckpt(cfg, req, plan, ctx);
   StudyOutput out(plan, ctx, req, cfg);
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
@@ -70,7 +72,15 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     sampling.observables = true;
     sampling.every = sample_stride(pcfg, r);
     const Integration integ = integration_for(plan, r, pcfg, stepper->info());
-    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, out.hooks());
+    RunHooks hooks = out.hooks();
+    TimeSeries resumed_series;
+    const std::optional<RunResume> resume = ckpt.load(r, *model, resumed_series);
+    if (ckpt.active()) {
+      hooks.safe_point = [&](const RunSnapshot& snap) { ckpt.safe_point(r, *model, snap); };
+      hooks.checkpoint = [&](double f) { out.progress().update(f); };  // signals: checkpoint at the next safe point
+    }
+    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks, nullptr,
+                                      resume ? &*resume : nullptr, &resumed_series);
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res, stepper->info());
@@ -79,7 +89,13 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     add_step_size_metrics(row, res);
     out.end_run(g, r, std::move(row));
   }
-  out.finish();
+  try {
+    out.finish();
+  } catch (const RunsFailed&) {
+    ckpt.finished();
+    throw;
+  }
+  ckpt.finished();
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "methods/stepper.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/output.hpp"
 #include "studies/simulate_support.hpp"
@@ -117,6 +118,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   InterruptGuard guard;
   io::SafeOutput::check(req.output, req.force, ctx.comm());
   const StudyPlan plan = checked_plan(cfg, ctx, req);
+  Checkpointer ckpt(cfg, req, plan, ctx);
   StudyOutput out(plan, ctx, req, cfg);
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
@@ -133,12 +135,19 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     sampling.state_every = se > 0 ? static_cast<std::uint64_t>(se) : sampling.every;
     std::unique_ptr<Trajectory> traj;
     RunHooks hooks = out.hooks();
+    TimeSeries resumed_series;
+    const std::optional<RunResume> resume = ckpt.load(r, *model, resumed_series);
+    if (ckpt.active()) {
+      hooks.safe_point = [&](const RunSnapshot& snap) { ckpt.safe_point(r, *model, snap); };
+      hooks.checkpoint = [&](double f) { out.progress().update(f); };  // signals: checkpoint at the next safe point
+    }
     if (sampling.states) {
       traj = std::make_unique<Trajectory>(out, g, *model);
       hooks.frame = [&](double t, const double* y, std::uint64_t step) { traj->frame(t, y, step); };
     }
     const Integration integ = integration_for(plan, r, pcfg, stepper->info());
-    RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks);
+    RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks, nullptr, resume ? &*resume : nullptr,
+                                &resumed_series);
     if (traj) traj->finish();
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
@@ -160,7 +169,13 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     if (r.index == 0 && has_particles) h5::hard_link(out.file().id(), "runs/" + r.id + "/particles", "particles");
     if (r.index == 0 && has_obs) h5::hard_link(out.file().id(), "runs/" + r.id + "/observables", "observables");
   }
-  out.finish();
+  try {
+    out.finish();
+  } catch (const RunsFailed&) {
+    ckpt.finished();
+    throw;
+  }
+  ckpt.finished();
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ struct RunRequest {
   bool progress = true;      // progress reports on rank 0 (stderr)
   long part_index = 0;       // run only grid points of part `part_index` of `part_count`
   long part_count = 1;
+  std::string restart;       // checkpoint to continue from (default: <output>.ckpt.h5 if present)
 };
 
 struct StudyEntry {

@@ -4,10 +4,12 @@
 # removes the temporary file (SIGKILL can leave only that stray temporary file).
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 
+# Two methods: a multi-run study, which stops without a checkpoint (single runs checkpoint and
+# exit 5 instead: tests/cli/checkpoint_restart.sh).
 cat > long.cfg <<'CFG'
 study = invariants
 model = free_rigid_body
-methods = rkmk4
+methods = rkmk4, rkmk5
 steps = 100000000
 t_final = 100000
 CFG

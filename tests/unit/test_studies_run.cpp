@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "io/h5.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/study.hpp"
 #include "studies/summary.hpp"
@@ -183,9 +184,17 @@ TEST(StudiesRun, InterruptLeavesNoFileAndKeepsAnEarlierOne) {
   const std::string out = scratch("stopped.h5");
   { std::ofstream(out) << "earlier"; }
   raise_interrupt_for_testing(SIGTERM);
-  EXPECT_THROW(run({{"study", "invariants"}, {"model", "test_symmetric_tops"}, {"steps", "1000"}}, out, true),
+  // several runs: stopped without a checkpoint
+  EXPECT_THROW(run({{"study", "invariants"}, {"model", "test_symmetric_tops"}, {"methods", "rkmk4, rkmk5"},
+                    {"steps", "1000"}}, out, true),
                Interrupted);
+  // one run: a checkpoint next to the output, then stopped (exit status 5)
+  EXPECT_THROW(run({{"study", "invariants"}, {"model", "test_symmetric_tops"}, {"methods", "rkmk4"},
+                    {"steps", "1000"}}, out, true),
+               Checkpointed);
   clear_interrupt();
+  EXPECT_TRUE(exists(out + ".ckpt.h5"));
+  std::remove((out + ".ckpt.h5").c_str());
   std::ifstream in(out);
   std::string s;
   std::getline(in, s);
