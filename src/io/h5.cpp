@@ -1,6 +1,7 @@
 #include "io/h5.hpp"
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -262,6 +263,28 @@ void File::close() {
   // Flush first, while the file stays open: a failed H5Fclose leaves HDF5 1.10 with a dangling
   // file (MPI_Finalize crashes on it), a failed flush leaves an open file that the error path
   // can close (SafeOutput::detach, close_quietly).
+  // HDF5 1.10 cannot fail a parallel flush collectively: when one rank's metadata write hits a
+  // full disk inside H5Fflush, the ranks leave for different barriers and wait forever
+  // (measured: 2 ranks, 764 KiB free for a 780 KiB file, cli.full_disk). So the space the flush
+  // may need (the metadata cache, an upper bound of what it writes, plus 64 KiB for file-space
+  // allocation) is checked first and agreed over all ranks.
+  if (parallel_ && size_ > 1) {
+    std::string problem;
+    std::size_t max_size = 0, min_clean = 0, cur_size = 0;
+    int entries = 0;
+    const auto slash = path_.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path_.substr(0, slash));
+    struct statvfs sv {};
+    if (rank_ == 0 && H5Fget_mdc_size(h_.id(), &max_size, &min_clean, &cur_size, &entries) >= 0 &&
+        statvfs(dir.c_str(), &sv) == 0) {
+      const unsigned long long free_bytes = static_cast<unsigned long long>(sv.f_bavail) * sv.f_frsize;
+      const unsigned long long need = static_cast<unsigned long long>(cur_size) + 65536ULL;
+      if (free_bytes < need)
+        problem = "HDF5: cannot write file '" + path_ + "': " + std::to_string(free_bytes) +
+                  " bytes free, its metadata needs up to " + std::to_string(need) + " (a full disk)";
+    }
+    agree(problem);
+  }
   const herr_t f = H5Fflush(h_.id(), H5F_SCOPE_GLOBAL);
   agree(f < 0 ? "HDF5: cannot write file '" + path_ + "' (a write error or a full disk)" : std::string());
   const hid_t id = h_.release();
