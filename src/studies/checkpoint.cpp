@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/error.hpp"
 #include "io/h5.hpp"
 #include "io/safe_output.hpp"
 #include "io/state_io.hpp"
@@ -241,13 +242,25 @@ void Checkpointer::write(const RunSpec& run, const Model& model, const RunSnapsh
   safe.commit();
 }
 
-void Checkpointer::finished() {
-  if (ctx_.rank() == 0) {
-    std::remove(path_.c_str());
-    if (!restart_.empty() && restart_ != path_) {
-      // an explicit --restart file stays (the user named it)
-    }
+void Checkpointer::attach(const RunSpec& run, const Model& model, RunHooks& hooks,
+                          std::function<void(double)> progress) {
+  if (!active_) return;
+  hooks.safe_point = [this, &run, &model](const RunSnapshot& snap) { safe_point(run, model, snap); };
+  hooks.checkpoint = std::move(progress);
+}
+
+void Checkpointer::complete(const std::function<void()>& finish_output) {
+  // An explicit --restart file other than <output>.ckpt.h5 stays (the user named it).
+  auto remove_checkpoint = [this] {
+    if (ctx_.rank() == 0) std::remove(path_.c_str());
+  };
+  try {
+    finish_output();
+  } catch (const RunsFailed&) {
+    remove_checkpoint();
+    throw;
   }
+  remove_checkpoint();
 }
 
 }  // namespace lie::studies

@@ -8,6 +8,7 @@
 // `checkpoint_every` steps, every `checkpoint_seconds` of wall time and on SIGTERM / SIGUSR1 /
 // SIGINT (then liebench exits with status 5). `liebench run ... --restart FILE`, or the same
 // command again (it finds `<output>.ckpt.h5`), continues bit for bit.
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,8 +45,13 @@ class Checkpointer {
   std::optional<RunResume> load(const RunSpec& run, const Model& model, TimeSeries& series);
   /// The hook for RunHooks::safe_point of that run.
   void safe_point(const RunSpec& run, const Model& model, const RunSnapshot& snap);
-  /// The result file is complete: removes the checkpoint (rank 0).
-  void finished();
+  /// Wires the hooks of that run when checkpoints are on: safe points write checkpoints, and a
+  /// signal no longer stops the run at hooks.checkpoint (which then only shows `progress`) but
+  /// is checkpointed at the next safe point.
+  void attach(const RunSpec& run, const Model& model, RunHooks& hooks, std::function<void(double)> progress);
+  /// Finishes the result file (`finish_output`, collective) and removes the checkpoint, also
+  /// when the file was written with failed runs (RunsFailed is rethrown).
+  void complete(const std::function<void()>& finish_output);
 
  private:
   void write(const RunSpec& run, const Model& model, const RunSnapshot& snap);

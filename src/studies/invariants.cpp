@@ -75,10 +75,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     RunHooks hooks = out.hooks();
     TimeSeries resumed_series;
     const std::optional<RunResume> resume = ckpt.load(r, *model, resumed_series);
-    if (ckpt.active()) {
-      hooks.safe_point = [&](const RunSnapshot& snap) { ckpt.safe_point(r, *model, snap); };
-      hooks.checkpoint = [&](double f) { out.progress().update(f); };  // signals: checkpoint at the next safe point
-    }
+    ckpt.attach(r, *model, hooks, [&](double f) { out.progress().update(f); });
     const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks, nullptr,
                                       resume ? &*resume : nullptr, &resumed_series);
     out.write_result(g, res);
@@ -89,13 +86,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     add_step_size_metrics(row, res);
     out.end_run(g, r, std::move(row));
   }
-  try {
-    out.finish();
-  } catch (const RunsFailed&) {
-    ckpt.finished();
-    throw;
-  }
-  ckpt.finished();
+  ckpt.complete([&] { out.finish(); });
 }
 
 }  // namespace

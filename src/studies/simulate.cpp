@@ -137,10 +137,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     RunHooks hooks = out.hooks();
     TimeSeries resumed_series;
     const std::optional<RunResume> resume = ckpt.load(r, *model, resumed_series);
-    if (ckpt.active()) {
-      hooks.safe_point = [&](const RunSnapshot& snap) { ckpt.safe_point(r, *model, snap); };
-      hooks.checkpoint = [&](double f) { out.progress().update(f); };  // signals: checkpoint at the next safe point
-    }
+    ckpt.attach(r, *model, hooks, [&](double f) { out.progress().update(f); });
     if (sampling.states) {
       traj = std::make_unique<Trajectory>(out, g, *model);
       hooks.frame = [&](double t, const double* y, std::uint64_t step) { traj->frame(t, y, step); };
@@ -169,13 +166,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     if (r.index == 0 && has_particles) h5::hard_link(out.file().id(), "runs/" + r.id + "/particles", "particles");
     if (r.index == 0 && has_obs) h5::hard_link(out.file().id(), "runs/" + r.id + "/observables", "observables");
   }
-  try {
-    out.finish();
-  } catch (const RunsFailed&) {
-    ckpt.finished();
-    throw;
-  }
-  ckpt.finished();
+  ckpt.complete([&] { out.finish(); });
 }
 
 }  // namespace
