@@ -1,4 +1,4 @@
-# Writes OUT with the current `git describe --dirty` (only when it changed, so
+# Writes OUT with the current `git describe --dirty` (+ untracked files; only when it changed, so
 # that nothing recompiles needlessly).
 set(desc "unknown")
 set(commit "unknown")
@@ -10,6 +10,13 @@ if(GIT AND EXISTS "${SRC}/.git")
                   OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(desc STREQUAL "")
     set(desc "unknown")
+  endif()
+  # `describe --dirty` ignores untracked files; a build that compiles a new, uncommitted source
+  # file is not the commit either: count untracked (not ignored) files too.
+  execute_process(COMMAND ${GIT} -C ${SRC} status --porcelain --untracked-files=normal
+                  OUTPUT_VARIABLE status OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(NOT status STREQUAL "" AND NOT desc MATCHES "-dirty$" AND NOT desc STREQUAL "unknown")
+    set(desc "${desc}-dirty")
   endif()
   if(commit STREQUAL "")
     set(commit "unknown")

@@ -194,8 +194,7 @@ std::string translate_po_error(const po::error& e, const std::string& where) {
     std::string key = u->get_option_name();  // "--bogus=1" -> "bogus"
     key = key.substr(std::min(key.find_first_not_of('-'), key.size()));
     key = key.substr(0, key.find('='));
-    return "unknown key '" + key + "'" + where +
-           "; run `liebench run --help` for the list of keys (or `liebench list keys`)";
+    return OptionCatalog::instance().unknown_key_message(key, where);
   }
   if (auto* m = dynamic_cast<const po::multiple_occurrences*>(&e))
     return "key '" + m->get_option_name() + "' given more than once" + where;
@@ -224,7 +223,10 @@ int cmd_run(int argc, char** argv) {
 
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(parse_desc).positional(pos).run(), vm);
+    // No guessing of abbreviated keys (Boost's default): --meth=rk4 is an error naming `methods`.
+    namespace cls = po::command_line_style;
+    const int style = cls::default_style & ~cls::allow_guessing;
+    po::store(po::command_line_parser(argc, argv).options(parse_desc).positional(pos).style(style).run(), vm);
   } catch (const po::error& e) {
     throw UsageError(translate_po_error(e, " on the command line"));
   }

@@ -124,6 +124,39 @@ const OptionSpec* OptionCatalog::find(const std::string& key) const {
   return nullptr;
 }
 
+namespace {
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
+std::string OptionCatalog::unknown_key_message(const std::string& key, const std::string& where) const {
+  std::vector<std::string> close;
+  for (const auto& s : specs_)
+    if (s.key.rfind(key, 0) == 0 && !key.empty()) close.push_back(s.key);
+  if (close.empty())
+    for (const auto& s : specs_)
+      if (edit_distance(key, s.key) <= std::min<std::size_t>(2, key.size() / 3)) close.push_back(s.key);
+  std::sort(close.begin(), close.end());
+  std::string hint;
+  for (std::size_t i = 0; i < close.size() && i < 4; ++i) hint += (i ? "', '" : "") + close[i];
+  if (close.size() > 4) hint += "', ...";
+  else if (!hint.empty()) hint += "'";
+  return "unknown key '" + key + "'" + where + (hint.empty() ? "" : " (did you mean '" + hint + "?)") +
+         "; run `liebench run --help` for the list of keys (or `liebench list keys`)";
+}
+
 std::vector<const OptionSpec*> OptionCatalog::all() const {
   std::vector<const OptionSpec*> out;
   for (const auto& s : specs_) out.push_back(&s);
@@ -155,7 +188,7 @@ po::options_description OptionCatalog::description(bool with_help_text) const {
 
 void OptionCatalog::validate(const std::string& key, const std::string& value) const {
   const OptionSpec* s = find(key);
-  if (!s) throw UsageError("unknown key '" + key + "'; run `liebench run --help` for the list of keys");
+  if (!s) throw UsageError(unknown_key_message(key));
   auto check_choice = [&](const std::string& v) {
     if (std::find(s->allowed.begin(), s->allowed.end(), v) == s->allowed.end())
       throw UsageError("key '" + key + "' has value '" + v + "'; allowed: " + join(s->allowed));
@@ -298,8 +331,7 @@ void check_ini_text(const std::string& text, const std::string& file) {
     if (name.empty()) throw UsageError(where + "'" + line + "' has no key before '='");
     const std::string key = section.empty() ? name : section + "." + name;
     if (!OptionCatalog::instance().find(key))
-      throw UsageError(where + "unknown key '" + key + "'; run `liebench run --help` for the list of keys (or "
-                       "`liebench list keys`)");
+      throw UsageError(where + OptionCatalog::instance().unknown_key_message(key));
   }
 }
 
@@ -312,8 +344,7 @@ Config Config::from_file(const std::string& path) {
     std::istringstream is(text);
     po::store(po::parse_config_file(is, keys, false), vm);
   } catch (const po::unknown_option& e) {
-    throw UsageError("unknown key '" + e.get_option_name() + "' in " + path +
-                     "; run `liebench run --help` for the list of keys");
+    throw UsageError(OptionCatalog::instance().unknown_key_message(e.get_option_name(), " in " + path));
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " in " + path);
   }

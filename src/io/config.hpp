@@ -87,6 +87,9 @@ class OptionCatalog {
   /// Declares an option (idempotent for identical re-declarations).
   void add(OptionSpec spec);
   const OptionSpec* find(const std::string& key) const;
+  /// "unknown key 'KEY'" with the keys the user probably meant (keys that start with KEY, or
+  /// within two edits of it) and where to find the list: one line for a UsageError.
+  std::string unknown_key_message(const std::string& key, const std::string& where = "") const;
   std::vector<const OptionSpec*> all() const;
   /// Boost description of every option (string-valued, defaults shown), grouped.
   po::options_description description(bool with_help_text = true) const;

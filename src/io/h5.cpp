@@ -143,6 +143,7 @@ std::vector<std::string> read_string_buffer(hid_t obj, hid_t file_type, std::siz
   if (H5Tis_variable_str(file_type) > 0) {
     Handle mt(check_id(H5Tcopy(H5T_C_S1), "copy string type"));
     check(H5Tset_size(mt, H5T_VARIABLE), "set string size");
+    check(H5Tset_cset(mt, H5Tget_cset(file_type)), "set string character set");  // no ASCII <-> UTF-8 conversion
     std::vector<char*> ptrs(n, nullptr);
     if (n) {
       const herr_t e = is_attr ? H5Aread(obj, mt, ptrs.data()) : H5Dread(obj, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data());
@@ -159,6 +160,7 @@ std::vector<std::string> read_string_buffer(hid_t obj, hid_t file_type, std::siz
   Handle mt(check_id(H5Tcopy(H5T_C_S1), "copy string type"));
   check(H5Tset_size(mt, width), "set string size");
   check(H5Tset_strpad(mt, H5Tget_strpad(file_type)), "set string padding");
+  check(H5Tset_cset(mt, H5Tget_cset(file_type)), "set string character set");
   std::vector<char> buf(n * width + 1, '\0');
   if (n) {
     const herr_t e = is_attr ? H5Aread(obj, mt, buf.data()) : H5Dread(obj, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data());
@@ -380,13 +382,22 @@ Handle string_type(std::size_t len) {
   return t;
 }
 
+// String attributes are variable-length UTF-8 strings, as H5MD and h5py expect (h5py reads them
+// as str; fixed-length ones come back as bytes). Datasets of strings stay fixed-length: parallel
+// HDF5 cannot write variable-length data collectively.
+Handle vlen_utf8_type() {
+  Handle t(check_id(H5Tcopy(H5T_C_S1), "copy string type"));
+  check(H5Tset_size(t, H5T_VARIABLE), "set string size");
+  check(H5Tset_cset(t, H5T_CSET_UTF8), "set string character set");
+  return t;
+}
+
 void attr(hid_t obj, const std::string& name, const std::string& value) {
-  Handle t = string_type(value.size());
+  Handle t = vlen_utf8_type();
   Handle sp = scalar_space();
   Handle a = new_attr(obj, name, t, sp);
-  std::vector<char> buf(value.size() + 1, '\0');
-  std::memcpy(buf.data(), value.data(), value.size());
-  check_all(H5Awrite(a, t, buf.data()), "write attribute " + where(obj, name), obj);
+  const char* p = value.c_str();
+  check_all(H5Awrite(a, t, &p), "write attribute " + where(obj, name), obj);
 }
 
 void attr(hid_t obj, const std::string& name, const char* value) { attr(obj, name, std::string(value)); }
@@ -418,12 +429,12 @@ void attr(hid_t obj, const std::string& name, const std::vector<std::int64_t>& v
 }
 
 void attr(hid_t obj, const std::string& name, const std::vector<std::string>& values) {
-  const std::size_t w = max_len(values) + 1;
-  Handle t = string_type(w - 1);
+  Handle t = vlen_utf8_type();
   Handle sp = simple_space({values.size()});
   Handle a = new_attr(obj, name, t, sp);
-  const auto buf = pack_strings(values, w);
-  if (!values.empty()) check_all(H5Awrite(a, t, buf.data()), "write attribute " + where(obj, name), obj);
+  std::vector<const char*> ptrs;
+  for (const auto& v : values) ptrs.push_back(v.c_str());
+  if (!values.empty()) check_all(H5Awrite(a, t, ptrs.data()), "write attribute " + where(obj, name), obj);
 }
 
 bool has_attr(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }

@@ -241,4 +241,18 @@ std::vector<std::string> butcher_table_names() {
   return out;
 }
 
+namespace {
+std::map<std::string, std::string>& method_tables() {
+  static std::map<std::string, std::string> m;  // filled during static registration
+  return m;
+}
+}  // namespace
+
+void record_method_table(const std::string& method, const std::string& table) { method_tables()[method] = table; }
+
+const std::string* method_table(const std::string& method) {
+  const auto it = method_tables().find(method);
+  return it == method_tables().end() ? nullptr : &it->second;
+}
+
 }  // namespace lie

@@ -33,6 +33,13 @@ struct ButcherTable {
 const ButcherTable& butcher_table(const std::string& name);
 std::vector<std::string> butcher_table_names();
 
+/// Which built-in coefficient table a registered method is built on (Butcher table for RKMK and
+/// classical methods, CF table for commutator-free ones), so that `liebench tableau rkmk4`
+/// checks the table of the method. Recorded by the methods' registration helpers.
+void record_method_table(const std::string& method, const std::string& table);
+/// The table of a method, or nullptr for methods without one (lgvi, slgi, user tables, ...).
+const std::string* method_table(const std::string& method);
+
 /// The embedded weights bhat run as the main method (to measure the order of the embedded
 /// member of a pair as a fixed-step method). Requires has_embedded().
 ButcherTable embedded_member(const ButcherTable& t);

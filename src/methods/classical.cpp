@@ -149,6 +149,7 @@ namespace {
 MethodEntry classical_entry(const std::string& name, const std::string& table, bool embedded, bool project,
                             const std::string& desc, const std::string& source) {
   ButcherTable used = butcher_table(table);
+  record_method_table(name, table);
   if (!embedded) {
     used.bhat.clear();
     used.embedded_order = 0;

@@ -495,6 +495,7 @@ namespace {
 
 MethodEntry cf_entry(const std::string& name, const std::string& family_note) {
   const CfTable& t = cf_table(name);
+  record_method_table(name, name);
   MethodInfo m;
   m.name = name;
   m.family = name == "cg3" ? "cg" : "cf";

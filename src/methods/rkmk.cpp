@@ -231,6 +231,7 @@ std::string dexpinv_note(int terms) {
 MethodEntry rkmk_entry(const std::string& name, const std::string& table, int default_terms, bool embedded,
                        const std::string& desc, const std::string& source) {
   const ButcherTable& t = butcher_table(table);
+  record_method_table(name, table);
   ButcherTable used = t;
   if (!embedded) {
     used.bhat.clear();

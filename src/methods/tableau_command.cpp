@@ -15,6 +15,7 @@
 #include "methods/butcher.hpp"
 #include "methods/commutator_free.hpp"
 #include "methods/order_conditions.hpp"
+#include "methods/stepper.hpp"
 
 namespace lie {
 
@@ -95,7 +96,7 @@ int tableau_main(const std::vector<std::string>& args) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (args.size() != 1)
-    throw UsageError("usage: liebench tableau FILE.cfg | NAME | --all  (NAME: a built-in table: " +
+    throw UsageError("usage: liebench tableau FILE.cfg | NAME | --all  (NAME: a method, e.g. rkmk4, or a built-in table: " +
                      [] {
                        std::string s;
                        for (const auto& n : butcher_table_names()) s += n + " ";
@@ -103,8 +104,17 @@ int tableau_main(const std::vector<std::string>& args) {
                        return s;
                      }() +
                      ")");
-  const std::string& arg = args[0];
-  std::string out;
+  std::string arg = args[0];
+  std::string out, method_note;
+  // A method name (`liebench tableau rkmk4`) means the table the method is built on.
+  if (const std::string* table = method_table(arg)) {
+    method_note = "method '" + arg + "' is built on table '" + *table + "'\n";
+    arg = *table;
+  } else if (const auto* m = MethodRegistry::instance().find(arg)) {
+    throw UsageError("method '" + arg + "' (" + m->info.family +
+                     ") is not built on a coefficient table; `liebench tableau` checks Butcher and commutator-free "
+                     "tables (`liebench tableau --all` lists them)");
+  }
   bool is_builtin = false;
   for (const auto& n : butcher_table_names()) is_builtin |= n == arg;
   bool is_cf = false;
@@ -135,16 +145,16 @@ int tableau_main(const std::vector<std::string>& args) {
     const ButcherTable t = butcher_table_from_config(cfg);
     out = "user tableau from " + arg + "\n" + check_one(t, cfg.get_double("tableau.tolerance"), false, true);
   }
-  if (rank == 0) std::cout << out;
+  if (rank == 0) std::cout << method_note << out;
   return 0;
 }
 
 }  // namespace
 
-LIEBENCH_REGISTER(CommandEntry, CommandEntry{"tableau", "tableau FILE.cfg | NAME | --all",
+LIEBENCH_REGISTER(CommandEntry, CommandEntry{"tableau", "tableau FILE.cfg | METHOD | TABLE | --all",
                                              "order conditions (rooted trees up to order 8) of a user Butcher tableau "
-                                             "(keys tableau.*) or user CF method (keys cf.*), of a built-in table "
-                                             "NAME, or of all built-in tables",
+                                             "(keys tableau.*) or user CF method (keys cf.*), of the table a method is "
+                                             "built on (e.g. rkmk4), of a built-in table, or of all of them",
                                              &tableau_main})
 
 }  // namespace lie

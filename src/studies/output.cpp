@@ -22,7 +22,23 @@ const bool kFailureKeys = declare_options({
      "its file (failed rows marked `failed`) but exits with status 3; `expected` = failures are data (e.g. step "
      "sizes beyond a stability limit): reported on stderr, exit status 0",
      {"error", "expected"}, "run"},
+    {"author", OptionType::String, "",
+     "the H5MD author of the result file (/h5md/author name); default: $LIEBENCH_AUTHOR, else $USER, else 'unknown'",
+     {}, "run"},
+    {"author_email", OptionType::String, "",
+     "the author's email (/h5md/author email); default: $LIEBENCH_AUTHOR_EMAIL, else none", {}, "run"},
 });
+
+/// Key, else environment variable, else fallback (decided on rank 0: the environment may differ).
+std::string key_env_or(const Config& cfg, const std::string& key, const char* env, const std::string& fallback,
+                       const par::Context& ctx) {
+  std::string v = cfg.get_string(key, "");
+  if (v.empty()) {
+    const char* e = std::getenv(env);
+    v = e && *e ? e : fallback;
+  }
+  return par::broadcast_string(v, 0, ctx.comm());
+}
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -104,7 +120,8 @@ double run_work(const RunSpec& run) {
   return 1.0;
 }
 
-void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author) {
+void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author,
+                  const std::string& email) {
   const hid_t root = f.id();
   h5::attr(root, "liebench_format", kFormat);
   h5::attr(root, "study", plan.kind);
@@ -116,6 +133,7 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
     h5::attr(g, "version", std::vector<std::int64_t>{1, 1});
     h5::Handle a = h5::create_group(g, "author");
     h5::attr(a, "name", author.empty() ? std::string("unknown") : author);
+    if (!email.empty()) h5::attr(a, "email", email);
     h5::Handle c = h5::create_group(g, "creator");
     h5::attr(c, "name", "liebench");
     h5::attr(c, "version", io::code_version());
@@ -166,7 +184,8 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
   std::string command_line = cfg.command_line();
   prov_ = io::collect_provenance(ctx_, command_line);
   file_ = h5::File::create(safe_.temp_path(), ctx_.comm());
-  write_header(file_, plan_, cfg, prov_.user);
+  write_header(file_, plan_, cfg, key_env_or(cfg, "author", "LIEBENCH_AUTHOR", prov_.user, ctx_),
+               key_env_or(cfg, "author_email", "LIEBENCH_AUTHOR_EMAIL", "", ctx_));
   double total = 0.0;
   for (std::size_t i : plan_.selected) total += run_work(plan_.runs[i]);
   progress_ = std::make_unique<Progress>(req.progress && ctx_.is_root(), total, plan_.selected.size(),

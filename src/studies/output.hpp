@@ -90,7 +90,8 @@ inline bool run_failed(const std::string& status) { return !status.empty() && st
 Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res, const MethodInfo& method);
 
 /// Writes the header groups (/h5md, /parameters, /study) of a study file (collective).
-void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author);
+void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author,
+                  const std::string& email = "");
 
 /// Error statistics of the time series (see analysis.hpp) as metric cells:
 /// "<prefix>.max", ".mean", ".drift", ".final" for each observable with a role.

@@ -1,10 +1,12 @@
 #include "studies/progress.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace lie::studies {
 
@@ -15,6 +17,50 @@ std::string format_duration(double s) {
   if (t >= 3600) std::snprintf(b, sizeof b, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
   else std::snprintf(b, sizeof b, "%02ld:%02ld", t / 60, t % 60);
   return b;
+}
+
+int terminal_columns(int fd) {
+  winsize ws{};
+  if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (const char* c = std::getenv("COLUMNS")) {
+    const int n = std::atoi(c);
+    if (n > 0) return n;
+  }
+  return 80;
+}
+
+std::string progress_bar_line(double f, std::size_t run, std::size_t runs, const std::string& label,
+                              const std::string& elapsed, const std::string& eta, int columns) {
+  char pct[16];
+  std::snprintf(pct, sizeof pct, "%5.1f%%", 100.0 * std::clamp(f, 0.0, 1.0));
+  const std::size_t limit = static_cast<std::size_t>(std::max(columns - 1, 1));
+  const std::string runs_text = "  run " + std::to_string(run + 1) + "/" + std::to_string(runs);
+  const std::string times = "  elapsed " + elapsed + "  ETA " + eta;
+  // Without bar and label; the bar takes what is left, up to 30 cells, at least 10.
+  std::string tail(" ");
+  tail += pct;
+  tail += runs_text;
+  tail += times;
+  std::size_t bar_cells = 0;
+  if (tail.size() + 2 + 10 <= limit) bar_cells = std::min<std::size_t>(30, limit - tail.size() - 2);
+  std::string line;
+  if (bar_cells > 0) {
+    const std::size_t filled = static_cast<std::size_t>(std::clamp(f, 0.0, 1.0) * static_cast<double>(bar_cells));
+    line.assign(1, '[');
+    line.append(filled, '#');
+    line.append(bar_cells - filled, '.');
+    line.push_back(']');
+  }
+  std::string lab = label;
+  const std::size_t room = limit > line.size() + tail.size() + 1 ? limit - line.size() - tail.size() - 1 : 0;
+  if (lab.size() > std::min<std::size_t>(room, 24)) lab = lab.substr(0, std::min<std::size_t>(room, 24));
+  line += std::string(" ") + pct + runs_text + (lab.empty() ? "" : " " + lab) + times;
+  if (line.size() > limit) {  // narrow terminal: drop the times, then the run counter
+    line = (bar_cells > 0 ? line.substr(0, bar_cells + 2) : std::string()) + " " + pct + runs_text;
+    if (line.size() > limit) line = std::string(pct);
+    if (line.size() > limit) line = line.substr(0, limit);
+  }
+  return line;
 }
 
 Progress::Progress(bool enabled, double total_work, std::size_t runs, double interval_seconds)
@@ -57,15 +103,12 @@ void Progress::draw(bool force) {
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double f = std::clamp((done_ + run_fraction_ * run_work_) / total_, 0.0, 1.0);
   const double eta = f > 1e-9 ? elapsed * (1.0 - f) / f : NAN;
-  char line[256];
+  char line[512];
   if (tty_) {
-    const int width = 30;
-    const int filled = static_cast<int>(f * width);
-    std::string bar(static_cast<std::size_t>(filled), '#');
-    bar.resize(width, '.');
-    std::snprintf(line, sizeof line, "\r[%s] %5.1f%%  run %zu/%zu %-24.24s  elapsed %s  ETA %s ", bar.c_str(), 100.0 * f,
-                  index_ + 1, runs_, label_.c_str(), format_duration(elapsed).c_str(), format_duration(eta).c_str());
-    std::fputs(line, stderr);
+    // Fits the terminal as it is now (it may have been resized); \x1b[K clears the rest.
+    const std::string bar_line = progress_bar_line(f, index_, runs_, label_, format_duration(elapsed),
+                                                   format_duration(eta), terminal_columns(STDERR_FILENO));
+    std::fprintf(stderr, "\r%s\x1b[K", bar_line.c_str());
     drawn_ = true;
   } else {
     std::snprintf(line, sizeof line, "liebench: %5.1f%% done, run %zu/%zu (%s), elapsed %s, ETA %s\n", 100.0 * f,

@@ -31,4 +31,12 @@ class Progress {
 
 std::string format_duration(double seconds);
 
+/// The terminal line of the bar for a terminal of `columns` columns: at most columns - 1
+/// characters (no wrap, the cursor stays on the line), the label and then the bar shortened
+/// first; below 20 columns only the percentage.
+std::string progress_bar_line(double fraction, std::size_t run, std::size_t runs, const std::string& label,
+                              const std::string& elapsed, const std::string& eta, int columns);
+/// Columns of the terminal on file descriptor fd (TIOCGWINSZ, else $COLUMNS, else 80).
+int terminal_columns(int fd);
+
 }  // namespace lie::studies

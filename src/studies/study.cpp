@@ -44,7 +44,6 @@ void validate_in_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
     throw UsageError("key 'ranks_per_run' cannot be combined with --part (both split the grid); use one of them");
   if (e.name == "scaling")
     throw UsageError("key 'ranks_per_run' cannot be used with study = scaling (it times the whole job's layout)");
-  io::SafeOutput::check(req.output, req.force, ctx.comm());
   MPI_Comm gcomm = MPI_COMM_NULL;
   MPI_Comm_split(ctx.comm(), ctx.rank() / k, ctx.rank(), &gcomm);
   std::string problem;
@@ -58,8 +57,8 @@ void validate_in_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
   const int bad = problem.empty() ? 0 : 1;
   int who = bad ? ctx.rank() : P, first = P;
   MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, ctx.comm());
-  if (first == P) return;
-  throw UsageError(par::broadcast_string(problem, first, ctx.comm()));
+  if (first != P) throw UsageError(par::broadcast_string(problem, first, ctx.comm()));
+  io::SafeOutput::check(req.output, req.force, ctx.comm());  // after the configuration's errors
 }
 
 void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ctx, const RunRequest& req, int k) {
@@ -199,7 +198,9 @@ void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     run_in_rank_groups(e, cfg, ctx, req, static_cast<int>(k));
     return;
   }
-  // Every study validates its whole configuration (check) before it creates any file.
+  // The configuration's errors come before the output's ("output exists" is the last thing to fix):
+  // the study's whole check runs first; then every study checks its output before creating a file.
+  if (e.check) e.check(cfg, ctx);
   e.run(cfg, ctx, req);
 }
 
@@ -212,8 +213,8 @@ void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     validate_in_groups(e, cfg, ctx, req, static_cast<int>(k));
     return;
   }
-  io::SafeOutput::check(req.output, req.force, ctx.comm());
   if (e.check) e.check(cfg, ctx);
+  io::SafeOutput::check(req.output, req.force, ctx.comm());
 }
 
 }  // namespace lie

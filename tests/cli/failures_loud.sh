@@ -6,7 +6,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 
 # The issue's example: the implicit LGVI solve does not converge with h = 10.
-run=("$LB" run /dev/null --model=nfold_pendulum --study=simulate --method=lgvi --steps=10 --t_final=100)
+run=("$LB" run /dev/null --model=nfold_pendulum --study=simulate --methods=lgvi --steps=10 --t_final=100)
 out=$("${run[@]}" --output x.h5 2>&1); st=$?
 [[ $st -eq 3 ]] && ok "failed run exits 3" || bad "failed run: exit status $st: $out"
 [[ "$out" == *"run_00000"*"failed: "* ]] && ok "the reason is on stderr" || bad "no reason on stderr: $out"
