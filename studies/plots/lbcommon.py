@@ -153,7 +153,10 @@ def footnote(fig, lines):
     """Notes under the figure, below every axis label (never overlapping them)."""
     lines = [x for x in lines if x]
     if lines:
-        fig.text(0.5, -0.01, "\n".join(lines), ha="center", va="top", fontsize=7, color="0.25", wrap=True)
+        # below the lowest artist (axis labels, legends under the axes): the figure's tight box
+        fig.canvas.draw()
+        bottom = fig.get_tightbbox(fig.canvas.get_renderer()).y0 / fig.get_size_inches()[1]
+        fig.text(0.5, min(bottom, 0.0) - 0.01, "\n".join(lines), ha="center", va="top", fontsize=7, color="0.25")
 
 
 def failure_note(tab, rows, label_fn):
@@ -192,7 +195,7 @@ def save(fig, out_dir, name, formats):
     paths = []
     for ext in formats:
         p = os.path.join(out_dir, f"{name}.{ext}")
-        fig.savefig(p, bbox_inches="tight", dpi=130)
+        fig.savefig(p, bbox_inches="tight", pad_inches=0.15, dpi=130)
         paths.append(p)
     plt.close(fig)
     for p in paths:

@@ -112,6 +112,9 @@ def figure(f, tab, title):
         gname = pts[0]["group"].split("=")[0].strip()
         notes.append(f"one point per run, labelled by {gname}; grey lines join the adaptive run and its "
                      "constant-step run of the same number of steps")
+    from lbcommon import attr
+    if kind == "adaptive" and float(attr(f["parameters"], "sample_dt", "0") or 0) > 0:
+        notes.append("the adaptive runs' wall time includes their dense output at the sample_dt times")
     if any(not np.isfinite(p["wall_seconds"]) for p in pts):
         notes.append("runs without stored timings are missing from the wall-time panel")
     return fig, notes
