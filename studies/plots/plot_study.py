@@ -38,7 +38,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 import workprecision  # noqa: E402
-from lbcommon import (attr, axis_word, failed_mask, failure_note, footnote, group_columns, group_labels,  # noqa: E402
+from lbcommon import (attr, axis_word, failed_mask, fmt, failure_note, footnote, group_columns, group_labels,  # noqa: E402
                       log_series, method_word, observable_panel, save, style, summary, text, top_margin, varying,
                       zero_note)
 
@@ -50,7 +50,7 @@ def run_label(tab, i, gcols):
         parts.append(f"h = {tab['h'][i]:.3g}")
     if "tol" in tab and varying(tab, ["tol"]):
         parts.append(f"tol = {tab['tol'][i]:.0e}")
-    parts += [f"{axis_word(c)} = {tab[c][i]}" for c in gcols]
+    parts += [f"{axis_word(c)} = {fmt(tab[c][i])}" for c in gcols]
     return ", ".join(parts)
 
 
@@ -121,7 +121,10 @@ def plot_convergence(f, tab, out_dir, stem, formats):
         convergence_axes(ax, f, tab, groups == g, orders, g)
         if g:
             ax.set_title(g, fontsize=9)
-        ax.legend(fontsize=7, loc="lower right")
+        if n == 1:  # outside the axes: never over the data
+            ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
+        else:
+            ax.legend(fontsize=7, loc="lower right")
     for ax in axes.flat[n:]:
         ax.axis("off")
     for ax in axes[:, 0]:

@@ -78,7 +78,7 @@ def fig_convergence(files):
     for g in dict.fromkeys(groups):
         ps.convergence_axes(ax, f, tab, groups == g, orders, g)
     ax.set_ylabel(f"global error at T = {f['study'].attrs['t_final']:g}")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)  # never over the data
     return fig, [ps.SLOPE_NOTE]
 
 
