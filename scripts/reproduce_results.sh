@@ -77,7 +77,9 @@ index="$ROOT/results/tables/README.md"
   echo
   echo "Written by \`scripts/reproduce_results.sh\` from \`experiments/*.cfg\` and \`studies/scaling/*.cfg\`"
   echo "(one HDF5 file per experiment in \`results/\`, not committed; every table here is"
-  echo "\`liebench report results/<name>.h5\`). Wall times: this machine, 2 MPI ranks, the last run."
+  echo "\`liebench report results/<name>.h5\`, except the work-precision CSVs of convergence and adaptive"
+  echo "studies, written by \`studies/plots/plot_study.py\`; figures: [../figures/](../figures/README.md))."
+  echo "Wall times: this machine, 2 MPI ranks, the last run."
   echo
   echo "| experiment | title | tables | wall (s) |"
   echo "|---|---|---|---|"
