@@ -185,6 +185,14 @@ def top_margin(fig, inches=0.55):
     fig.subplots_adjust(top=1.0 - inches / fig.get_size_inches()[1])
 
 
+def side_legend(fig, handles, labels, fontsize=7):
+    """The legend right of the axes (never over the data), next to them."""
+    fig.subplots_adjust(right=0.97)
+    handles, labels = list(handles), list(labels)
+    if labels:
+        fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.98, 0.5), fontsize=fontsize, frameon=False)
+
+
 def varying(tab, cols):
     """The columns among cols whose value differs between runs."""
     return [c for c in cols if c in tab and len(set(map(str, tab[c]))) > 1]

@@ -38,9 +38,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 import workprecision  # noqa: E402
-from lbcommon import (attr, axis_word, failed_mask, fmt, failure_note, footnote, group_columns, group_labels,  # noqa: E402
-                      log_series, method_word, observable_panel, save, style, summary, text, top_margin, varying,
-                      zero_note)
+from lbcommon import (attr, axis_word, failed_mask, failure_note, fmt, footnote, group_columns,  # noqa: E402
+                      group_labels, log_series, method_word, observable_panel, save, side_legend, style, summary,
+                      text, top_margin, varying, zero_note)
 
 
 def run_label(tab, i, gcols):
@@ -191,7 +191,7 @@ def plot_invariants(f, tab, out_dir, stem, formats, max_runs=12):
             if lab not in labels:
                 handles.append(h)
                 labels.append(lab)
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False)
+    side_legend(fig, handles, labels, fontsize=7)
     fig.suptitle(attr(f, "title", "") or "invariants over time", fontsize=10)
     top_margin(fig)
     notes = [failure_note(tab, failed, lambda i: run_label(tab, i, gcols))]
@@ -274,8 +274,7 @@ def plot_adaptive(f, tab, out_dir, stem, formats, max_runs=12):
     fig, ax = plt.subplots(figsize=(7.5, 4.6))
     stepsize_axes(ax, f, tab, rows, gcols)
     ax.set_title((attr(f, "title", "") or "step-size history") + "\n(x: rejected steps)", fontsize=9)
-    fig.legend(*ax.get_legend_handles_labels(), loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7,
-               frameon=False)
+    side_legend(fig, *ax.get_legend_handles_labels(), fontsize=7)
     footnote(fig, [failure_note(tab, failed, lambda i: run_label(tab, i, gcols))])
     paths += save(fig, out_dir, f"{stem}_stepsize", formats)
 
@@ -331,7 +330,7 @@ def plot_scaling(f, tab, out_dir, stem, formats):
         a.grid(True, alpha=0.3)
     handles, labels = a1.get_legend_handles_labels()
     uniq = dict(zip(labels, handles))
-    fig.legend(uniq.values(), uniq.keys(), loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False)
+    side_legend(fig, uniq.values(), uniq.keys(), fontsize=7)
     fig.suptitle(attr(f, "title", "") or "scaling", fontsize=10)
     footnote(fig, ["layouts labelled ranks x threads; T = the slowest rank's wall time of the time stepping",
                    failure_note(tab, failed, lambda i: run_label(tab, i, []))])

@@ -23,8 +23,8 @@ import numpy as np  # noqa: E402
 
 import plot_study as ps  # noqa: E402
 import workprecision  # noqa: E402
-from lbcommon import (COLORS, LINESTYLES, attr, failed_mask, footnote, group_columns, log_series, method_word,  # noqa
-                      observable_panel, save, style, summary, text, top_margin, zero_note)
+from lbcommon import (COLORS, LINESTYLES, attr, failed_mask, footnote, group_columns, log_series,  # noqa: E402
+                      method_word, observable_panel, save, side_legend, style, summary, top_margin, zero_note)
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -136,8 +136,7 @@ def fig_P6_7(files):
         ax.set_ylabel(observable_panel(name)[0], fontsize=8)
         ax.grid(True, which="both", alpha=0.3)
     axes[-1].set_xlabel("time t")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7,
-               frameon=False)
+    side_legend(fig, *axes[0].get_legend_handles_labels(), fontsize=7)
     return fig, ["top: Fig 6 quantity, bottom: Fig 7 quantity; maximum over the links i = 1, 2"]
 
 
@@ -199,8 +198,7 @@ def fig_P9(files):
     axes[0].set_ylabel("solution component")
     h1, l1 = axes[0].get_legend_handles_labels()
     meth = [plt.Line2D([], [], color="k", linestyle=LINESTYLES[m], lw=1.4 - 0.3 * m) for m in range(3)]
-    fig.legend(h1 + meth, l1 + [c[0] for c in curves], loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7,
-               frameon=False)
+    side_legend(fig, h1 + meth, l1 + [c[0] for c in curves], fontsize=7)
     zero = [comp[c] for c in range(6) if all(np.all((q if c < 3 else w)[:, :, c % 3] == 0)
                                               for _, (_, q), (_, w) in curves)]
     notes = ["N = 2, T = 3, tol = 1e-6; colour: component, line style: method"]
@@ -378,7 +376,7 @@ def fig_K_signed(name, relative):
         ax.legend(fontsize=7)
         if np.all([np.all(series(f, r, name)[1] == series(f, r, name)[1][0]) for r in runs]):
             zero_note(ax, ["every run"])
-        return fig, [f"{name} sampled every {int(tab['sample_every'][0])} steps" if "sample_every" in tab else ""]
+        return fig, [f"{word} sampled every {int(tab['sample_every'][0])} steps" if "sample_every" in tab else ""]
     return draw
 
 

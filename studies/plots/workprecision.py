@@ -65,7 +65,7 @@ def figure(f, tab, title):
     axes; None when the study has no points."""
     import matplotlib.pyplot as plt
 
-    from lbcommon import style
+    from lbcommon import side_legend, style
 
     pts = rows(f, tab)
     if not pts:
@@ -105,7 +105,7 @@ def figure(f, tab, title):
         ax.grid(True, which="both", alpha=0.3)
     axes[0].set_ylabel(f"error at T = {f['study'].attrs['t_final']:g} (Euclidean norm, embedding space)")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8, frameon=False)
+    side_legend(fig, handles, labels, fontsize=8)
     fig.suptitle(title + "\nwork-precision: lower left is better", fontsize=10)
     notes = []
     if per_group:
