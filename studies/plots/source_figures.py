@@ -376,7 +376,9 @@ def fig_K_signed(name, relative):
         ax.legend(fontsize=7)
         if np.all([np.all(series(f, r, name)[1] == series(f, r, name)[1][0]) for r in runs]):
             zero_note(ax, ["every run"])
-        return fig, [f"{word} sampled every {int(tab['sample_every'][0])} steps" if "sample_every" in tab else ""]
+        every = int(tab["sample_every"][0]) if "sample_every" in tab else 0
+        return fig, [f"{word} sampled at every step" if every == 1 else
+                     f"{word} sampled every {every} steps" if every > 1 else ""]
     return draw
 
 
