@@ -16,7 +16,7 @@ PATTERN="${1:-*}"
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 MPIRUN=(mpirun -n "$NP")
 if [ "$NP" -gt "$(nproc)" ]; then MPIRUN+=(--oversubscribe); fi
-mkdir -p "$ROOT/results/tables" "$ROOT/results/plots"
+mkdir -p "$ROOT/results/tables" "$ROOT/results/plots" "$ROOT/results/figures"
 timings="$ROOT/results/tables/timings.tsv"   # name <TAB> wall seconds of the last run
 touch "$timings"
 record_time() {  # NAME MILLISECONDS
@@ -43,7 +43,8 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   if [ "$st" = 3 ]; then failed_experiments+=("$name"); elif [ "$st" != 0 ]; then exit "$st"; fi
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   write_tables "$h5" "$name"
-  /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --formats png >/dev/null
+  /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --tables "$ROOT/results/tables" \
+    --formats png >/dev/null
   record_time "$name" "$ms"
 done
 # Scaling studies (studies/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
@@ -63,6 +64,12 @@ if [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; then
     record_time "$name" "$ms"
   done
 fi
+# The figures of the sources, from every HDF5 file present (a figure whose files are missing,
+# e.g. after a NAME_PATTERN run, is skipped with a line on stderr: status 1, not an error here).
+st=0
+/usr/bin/python3 "$ROOT/studies/plots/source_figures.py" --results "$ROOT/results" --out "$ROOT/results/figures" \
+  --formats png,pdf --readme "$ROOT/results/figures/README.md" >/dev/null || st=$?
+if [ "$st" != 0 ] && [ "$st" != 1 ]; then echo "reproduce_results: source_figures.py failed (status $st)" >&2; exit "$st"; fi
 # The index of every table present (also those of earlier runs with another NAME_PATTERN).
 index="$ROOT/results/tables/README.md"
 {
@@ -70,7 +77,9 @@ index="$ROOT/results/tables/README.md"
   echo
   echo "Written by \`scripts/reproduce_results.sh\` from \`experiments/*.cfg\` and \`studies/scaling/*.cfg\`"
   echo "(one HDF5 file per experiment in \`results/\`, not committed; every table here is"
-  echo "\`liebench report results/<name>.h5\`). Wall times: this machine, 2 MPI ranks, the last run."
+  echo "\`liebench report results/<name>.h5\`, except the work-precision CSVs of convergence and adaptive"
+  echo "studies, written by \`studies/plots/plot_study.py\`; figures: [../figures/](../figures/README.md))."
+  echo "Wall times: this machine, 2 MPI ranks, the last run."
   echo
   echo "| experiment | title | tables | wall (s) |"
   echo "|---|---|---|---|"
@@ -88,7 +97,7 @@ index="$ROOT/results/tables/README.md"
     printf '| `%s` | %s | [md](%s.md) [tex](%s.tex)%s | %s |\n' "$name" "$title" "$name" "$name" "$csv" "${wall:--}"
   done
 } > "$index"
-echo "tables: results/tables/, plots: results/plots/" >&2
+echo "tables: results/tables/, plots: results/plots/, figures: results/figures/" >&2
 if ((${#failed_experiments[@]})); then
   echo "reproduce_results: runs failed in ${failed_experiments[*]} (marked 'failed' in their tables; reasons above)" >&2
   exit 3

@@ -5,6 +5,7 @@
 // any grid (N, L_i, ...).
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "methods/stepper.hpp"
 #include "studies/interrupt.hpp"
@@ -65,9 +66,21 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     h5::Handle g = out.begin_run(r, pcfg);
     Sampling sampling;
     sampling.observables = true;
-    sampling.every = static_cast<std::uint64_t>(pcfg.get_int("sample_every"));  // 0: t0 and T only
+    sampling.every = static_cast<std::uint64_t>(pcfg.get_int("sample_every"));  // 0: t0 and T (and sample_dt times)
+    // save_state: the trajectory at the accepted steps (state_every k: every k-th) or the sample_dt
+    // times, for the solution and step-size figures of [P] Figs 9 and 11
+    const bool states = pcfg.get_bool("save_state");
+    sampling.states = states;
+    sampling.state_every = static_cast<std::uint64_t>(std::max(1L, pcfg.get_int("state_every")));
     const Integration integ = integration_for(plan, r, pcfg, stepper->info());
-    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, out.hooks());
+    RunHooks hooks = out.hooks();
+    std::unique_ptr<Trajectory> traj;
+    if (states) {
+      traj = std::make_unique<Trajectory>(out, g, *model);
+      hooks.frame = [&](double t, const double* y, std::uint64_t step) { traj->frame(t, y, step); };
+    }
+    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks);
+    if (traj) traj->finish();
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res, stepper->info());
@@ -84,8 +97,23 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
           by_rhs ? std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(static_cast<double>(res.counters.rhs) /
                                                                                   stages)))
                  : std::max<std::int64_t>(1, static_cast<std::int64_t>(a.accepted));
-      const RunResult c = execute_run(*model, *cstep, ctx, fixed_integration(plan.t0, plan.t_final, n), Sampling{},
-                                      out.hooks());
+      // <run>/compare: the comparison run's timings (work-precision diagrams) and, with save_state,
+      // its trajectory at every step
+      h5::Handle cg = h5::create_group(g, "compare");
+      h5::attr(cg, "description", "the constant-step comparison run of equal cost (adaptive.compare_method)");
+      Sampling csampling;
+      csampling.states = states;
+      csampling.state_every = 1;
+      RunHooks chooks = out.hooks();
+      std::unique_ptr<Trajectory> ctraj;
+      if (states) {
+        ctraj = std::make_unique<Trajectory>(out, cg, *model);
+        chooks.frame = [&](double t, const double* y, std::uint64_t step) { ctraj->frame(t, y, step); };
+      }
+      const RunResult c =
+          execute_run(*model, *cstep, ctx, fixed_integration(plan.t0, plan.t_final, n), csampling, chooks);
+      if (ctraj) ctraj->finish();
+      out.write_result(cg, c);
       row.set("compare_method", compare);
       row.set("compare_steps", n);
       row.set("compare_rhs_evaluations", static_cast<std::int64_t>(c.counters.rhs));

@@ -71,13 +71,22 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     Sampling sampling;
     sampling.observables = true;
     sampling.every = sample_stride(pcfg, r);
+    sampling.states = pcfg.get_bool("save_state");  // the trajectory figures ([K] Fig 3.1, [P] Figs 2-3)
+    const long se = pcfg.get_int("state_every");
+    sampling.state_every = se > 0 ? static_cast<std::uint64_t>(se) : sampling.every;
     const Integration integ = integration_for(plan, r, pcfg, stepper->info());
     RunHooks hooks = out.hooks();
+    std::unique_ptr<Trajectory> traj;
+    if (sampling.states) {
+      traj = std::make_unique<Trajectory>(out, g, *model);
+      hooks.frame = [&](double t, const double* y, std::uint64_t step) { traj->frame(t, y, step); };
+    }
     TimeSeries resumed_series;
     const std::optional<RunResume> resume = ckpt.load(r, *model, resumed_series);
     ckpt.attach(r, *model, hooks, [&](double f) { out.progress().update(f); });
     const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks, nullptr,
                                       resume ? &*resume : nullptr, &resumed_series);
+    if (traj) traj->finish();
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res, stepper->info());

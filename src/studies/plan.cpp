@@ -40,7 +40,8 @@ const bool kKeys = declare_options({
      "land exactly on these times)", {},
      "study"},
     {"save_state", OptionType::Bool, "false",
-     "simulate: also write the state (H5MD /particles/<group>/...) every state_every steps", {}, "study"},
+     "simulate, invariants, adaptive: also write the state (H5MD <run>/particles/<group>/...) every state_every steps "
+     "(adaptive: accepted steps, or the sample_dt times; the comparison run: every step)", {}, "study"},
     {"state_every", OptionType::NonNegativeInt, "0", "steps between saved states (0: at every observable sample)", {},
      "study"},
     {"title", OptionType::String, "", "free text describing the experiment (stored in the result file)", {},

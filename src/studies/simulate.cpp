@@ -31,6 +31,54 @@ Integration integration_for(const StudyPlan& plan, const RunSpec& r, const Confi
   return fixed_integration(plan.t0, plan.t_final, r.step.steps);
 }
 
+Trajectory::Trajectory(StudyOutput& out, hid_t run_group, Model& model) : out_(out), model_(model) {
+  layout_ = io::state_rows(model, out.ctx());
+  fields_ = model.trajectory_fields();
+  if (fields_.empty())
+    fields_.push_back({"state", model.state_dim_per_component(), "1", "the raw state rows (see final_state)"});
+  const std::string group = "particles/" + model.particle_group();
+  root_ = h5::create_group(run_group, group);
+  {
+    h5::Handle box = h5::create_group(root_, "box");
+    h5::attr(box, "dimension", static_cast<std::int64_t>(3));
+    h5::attr(box, "boundary", std::vector<std::string>{"none", "none", "none"});
+  }
+  for (const auto& fld : fields_) {
+    h5::Handle g = h5::create_group(root_, fld.name);
+    writers_.emplace_back(out.file(), g, "value", layout_.global_rows, static_cast<std::size_t>(fld.dim));
+    h5::attr(writers_.back().id(), "unit", fld.unit);
+    if (!fld.description.empty()) h5::attr(writers_.back().id(), "description", fld.description);
+  }
+}
+
+void Trajectory::frame(double t, const double* y, std::uint64_t step) {
+  steps_.push_back(static_cast<std::int64_t>(step));
+  times_.push_back(t);
+  const bool mine = !layout_.replicated || out_.file().writer();
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const std::size_t dim = static_cast<std::size_t>(fields_[i].dim);
+    if (fields_[i].name == "state" && model_.trajectory_fields().empty()) {
+      const auto rows = io::pack_rows(model_, layout_, y);
+      writers_[i].append(layout_.row_offset, mine ? layout_.local_rows : 0, rows.data());
+    } else {
+      buf_.assign(layout_.local_rows * dim, 0.0);
+      model_.trajectory_field(fields_[i].name, y, buf_.data());
+      writers_[i].append(layout_.row_offset, mine ? layout_.local_rows : 0, buf_.data());
+    }
+  }
+}
+
+void Trajectory::finish() {
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    writers_[i].close();
+    h5::Handle g = h5::open_group(root_, fields_[i].name);
+    h5::write_vector(out_.file(), g, "step", steps_);
+    h5::Handle t = h5::write_vector(out_.file(), g, "time", times_);
+    h5::attr(t, "unit", "time");
+  }
+  root_.reset();
+}
+
 namespace {
 
 PlanShape shape() {
@@ -39,71 +87,6 @@ PlanShape shape() {
   s.single_point = true;
   return s;
 }
-
-/// H5MD trajectory output of one run: one time-dependent element per trajectory field of the
-/// model (the raw state as field "state" when the model declares none).
-class Trajectory {
- public:
-  Trajectory(StudyOutput& out, hid_t run_group, Model& model) : out_(out), model_(model) {
-    layout_ = io::state_rows(model, out.ctx());
-    fields_ = model.trajectory_fields();
-    if (fields_.empty())
-      fields_.push_back({"state", model.state_dim_per_component(), "1", "the raw state rows (see final_state)"});
-    const std::string group = "particles/" + model.particle_group();
-    root_ = h5::create_group(run_group, group);
-    {
-      h5::Handle box = h5::create_group(root_, "box");
-      h5::attr(box, "dimension", static_cast<std::int64_t>(3));
-      h5::attr(box, "boundary", std::vector<std::string>{"none", "none", "none"});
-    }
-    for (const auto& fld : fields_) {
-      h5::Handle g = h5::create_group(root_, fld.name);
-      writers_.emplace_back(out.file(), g, "value", layout_.global_rows, static_cast<std::size_t>(fld.dim));
-      h5::attr(writers_.back().id(), "unit", fld.unit);
-      if (!fld.description.empty()) h5::attr(writers_.back().id(), "description", fld.description);
-    }
-  }
-
-  void frame(double t, const double* y, std::uint64_t step) {
-    steps_.push_back(static_cast<std::int64_t>(step));
-    times_.push_back(t);
-    const bool mine = !layout_.replicated || out_.file().writer();
-    for (std::size_t i = 0; i < fields_.size(); ++i) {
-      const std::size_t dim = static_cast<std::size_t>(fields_[i].dim);
-      if (fields_[i].name == "state" && model_.trajectory_fields().empty()) {
-        const auto rows = io::pack_rows(model_, layout_, y);
-        writers_[i].append(layout_.row_offset, mine ? layout_.local_rows : 0, rows.data());
-      } else {
-        buf_.assign(layout_.local_rows * dim, 0.0);
-        model_.trajectory_field(fields_[i].name, y, buf_.data());
-        writers_[i].append(layout_.row_offset, mine ? layout_.local_rows : 0, buf_.data());
-      }
-    }
-  }
-
-  /// Writes step/time of every element and closes the datasets.
-  void finish() {
-    for (std::size_t i = 0; i < fields_.size(); ++i) {
-      writers_[i].close();
-      h5::Handle g = h5::open_group(root_, fields_[i].name);
-      h5::write_vector(out_.file(), g, "step", steps_);
-      h5::Handle t = h5::write_vector(out_.file(), g, "time", times_);
-      h5::attr(t, "unit", "time");
-    }
-    root_.reset();
-  }
-
- private:
-  StudyOutput& out_;
-  Model& model_;
-  io::StateRows layout_;
-  std::vector<TrajectoryField> fields_;
-  h5::Handle root_;
-  std::vector<h5::FrameWriter> writers_;
-  std::vector<std::int64_t> steps_;
-  std::vector<double> times_;
-  std::vector<double> buf_;
-};
 
 StudyPlan checked_plan(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   StudyPlan plan = make_plan("simulate", cfg, ctx, req, shape());

@@ -1,9 +1,12 @@
 #pragma once
 // Helpers shared by the studies that sample observables (simulate, invariants, adaptive).
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "methods/stepper.hpp"
 #include "studies/execute.hpp"
+#include "studies/output.hpp"
 #include "studies/plan.hpp"
 
 namespace lie::studies {
@@ -14,5 +17,28 @@ namespace lie::studies {
 std::uint64_t sample_stride(const Config& cfg, const RunSpec& run);
 /// Fixed steps from the run's step value, or adaptive steps for a tolerance.
 Integration integration_for(const StudyPlan& plan, const RunSpec& run, const Config& point_cfg, const MethodInfo& info);
+
+/// H5MD trajectory of one run (save_state = true; simulate, invariants, adaptive): one
+/// time-dependent element <run_group>/particles/<group>/<field>/{step,time,value} per trajectory
+/// field of the model (the raw state rows as field "state" when the model declares none),
+/// value [frames][global_components][dim], written collectively one frame at a time.
+class Trajectory {
+ public:
+  Trajectory(StudyOutput& out, hid_t run_group, Model& model);
+  void frame(double t, const double* y, std::uint64_t step);
+  /// Writes step/time of every element and closes the datasets.
+  void finish();
+
+ private:
+  StudyOutput& out_;
+  Model& model_;
+  io::StateRows layout_;
+  std::vector<TrajectoryField> fields_;
+  h5::Handle root_;
+  std::vector<h5::FrameWriter> writers_;
+  std::vector<std::int64_t> steps_;
+  std::vector<double> times_;
+  std::vector<double> buf_;
+};
 
 }  // namespace lie::studies

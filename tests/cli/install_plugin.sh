@@ -26,6 +26,9 @@ for f in bin/liebench lib/libliebench.so include/liebench/methods/stepper.hpp in
   [[ -e "$P/$f" ]] || bad "not installed: $f"
 done
 expect_status "installed program runs (rpath to its library)" 0 "liebench" env -u LD_LIBRARY_PATH "$P/bin/liebench" --version
+for py in plot_study.py source_figures.py; do  # the installed scripts find their modules (lbcommon, workprecision)
+  expect_status "installed $py imports" 0 "usage" /usr/bin/python3 "$P/share/liebench/studies/plots/$py" --help
+done
 
 # The example, copied out of the installed share/ as a user would.
 cp -r "$P/share/liebench/examples/plugin" "$W/plugin"

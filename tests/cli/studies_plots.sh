@@ -10,11 +10,18 @@ PY=/usr/bin/python3
 for f in conv ada inv; do
   "$PY" "$SRC/studies/plots/plot_study.py" $f.h5 --out plots > $f.list || bad "plot_study.py $f.h5 failed"
 done
-for p in conv_convergence ada_stepsize ada_error_vs_tol ada_invariants inv_invariants; do
+for p in conv_convergence conv_work_precision ada_stepsize ada_error_vs_tol ada_work_precision ada_invariants inv_invariants; do
   for ext in png pdf; do
     [[ -s plots/$p.$ext ]] && ok "plots/$p.$ext" || bad "plots/$p.$ext missing"
   done
 done
+for t in conv ada; do
+  [[ -s plots/$t.work-precision.csv ]] && ok "plots/$t.work-precision.csv" || bad "plots/$t.work-precision.csv missing"
+done
+# adaptive invariants are sampled (the dense output at sample_dt), not only at t0 and T
+"$LB" run "$EX/frb_adaptive.cfg" --tol=1e-6 --t_final=3 --sample_dt=0.1 -o ada_dt.h5 -q || bad "adaptive run with sample_dt"
+n=$("$PY" -c "import h5py; print(len(h5py.File('ada_dt.h5')['runs/run_00000/observables/total_energy/time']))")
+[[ $n -eq 31 ]] && ok "adaptive observables at the 31 sample_dt times" || bad "adaptive observables: $n samples, expected 31"
 head -c 8 plots/conv_convergence.png | grep -q PNG && ok "PNG signature" || bad "not a PNG"
 head -c 5 plots/conv_convergence.pdf | grep -q "%PDF" && ok "PDF signature" || bad "not a PDF"
 expect_status "plot of a non-study file" 1 "" "$PY" "$SRC/studies/plots/plot_study.py" /dev/null

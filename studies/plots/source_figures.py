@@ -1,0 +1,571 @@
+#!/usr/bin/python3
+"""The figures of the source papers that the suite reproduces, one figure per source figure,
+named after it (P_fig9.png = [P] Fig 9), regenerated from the HDF5 files of the experiments
+alone.
+
+    /usr/bin/python3 studies/plots/source_figures.py [--results results] [--out results/figures]
+                     [--formats png,pdf] [--only P_fig5,K_fig3_1] [--readme results/figures/README.md]
+
+Every figure reads results/<experiment>.h5 (written by `liebench run experiments/<experiment>.cfg`
+or scripts/reproduce_results.sh); a figure whose files are missing is skipped with a line on
+stderr naming them (exit status 1 if any was skipped, 0 otherwise). --readme writes the list of
+every figure beside the source figure it reproduces (FIGURES below is the one place).
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import h5py  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+import plot_study as ps  # noqa: E402
+import workprecision  # noqa: E402
+from lbcommon import (COLORS, LINESTYLES, attr, failed_mask, footnote, group_columns, log_series,  # noqa: E402
+                      method_word, observable_panel, save, side_legend, style, summary, top_margin, zero_note)
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def runs_of(f):
+    tab = summary(f)
+    ok = ~failed_mask(tab)
+    return tab, [r for r, good in zip(tab["run_id"], ok) if good]
+
+
+def param(f, key, default=None):
+    v = attr(f["parameters"], key, None)
+    return v if v is not None else default
+
+
+def series(f, run, name):
+    g = f[f"runs/{run}/observables/{name}"]
+    return g["time"][()], g["value"][()]
+
+
+def trajectory(f, run, field, sub=""):
+    """(time [frames], value [frames][components][dim]) of an H5MD element of a run."""
+    base = f"runs/{run}/{sub + '/' if sub else ''}particles"
+    group = next(iter(k for k in f[base] if k != "box"))
+    g = f[f"{base}/{group}/{field}"]
+    return g["time"][()], g["value"][()]
+
+
+def run_where(f, tab, key, value):
+    for i, r in enumerate(tab["run_id"]):
+        if key in tab and float(tab[key][i]) == float(value):
+            return i, r
+    raise KeyError(f"no run with {key} = {value}")
+
+
+def signed_panel(ax, t, y, label, st):
+    ax.plot(t, y, label=label, **st)
+    ax.ticklabel_format(axis="y", style="sci", scilimits=(-2, 2))
+
+
+# --- figure functions: fn(files) -> (fig, notes) ------------------------------------------------
+
+
+def fig_convergence(files):
+    (f,) = files
+    tab = summary(f)
+    gcols = group_columns(f, tab)
+    groups = ps.group_labels(tab, gcols)
+    orders = ps.convergence_orders(f, tab, groups)
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    for g in dict.fromkeys(groups):
+        ps.convergence_axes(ax, f, tab, groups == g, orders, g)
+    ax.set_ylabel(f"global error at T = {f['study'].attrs['t_final']:g}")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)  # never over the data
+    return fig, [ps.SLOPE_NOTE]
+
+
+def fig_work_precision(files):
+    (f,) = files
+    fig, notes = workprecision.figure(f, summary(f), attr(f, "title", ""))
+    return fig, notes
+
+
+def fig_manifold(name):
+    def draw(files):
+        fig, ax = plt.subplots(figsize=(7.2, 4.2))
+        zeros, drawn, k, tmax = [], False, 0, 0.0
+        for f in files:
+            tab, runs = runs_of(f)
+            fn = observable_panel(name)[1]
+            for r in runs:
+                i = list(tab["run_id"]).index(r)
+                t, v = series(f, r, name)
+                tmax = max(tmax, t[-1])
+                drawn = log_series(ax, t, fn(v), method_word(tab["method"][i]), style(k, len(t)), zeros) is not None \
+                    or drawn
+                k += 1
+        ax.set_yscale("log")
+        zero_note(ax, zeros, drawn)
+        ax.set_xlim(0, tmax)
+        ax.set_ylabel(observable_panel(name)[0])
+        ax.set_xlabel("time t")
+        ax.grid(True, which="both", alpha=0.3)
+        if drawn:
+            ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+        notes = ["maximum over the links i = 1, 2 (the paper draws each link)",
+                 "ODE45: dopri54 with MATLAB's default tolerances at its accepted steps"]
+        if not drawn:
+            notes.append("every method: " + ", ".join(zeros) + ". The paper's planar initial state keeps this "
+                         "quantity exactly 0 in floating point; P_fig6_7_3d shows a genuinely 3-D state")
+        return fig, notes
+    return draw
+
+
+def fig_P6_7(files):
+    fig, axes = plt.subplots(2, 1, figsize=(7.2, 6.6), sharex=True)
+    for ax, name in zip(axes, ("unit_norm_error", "tangency_error")):
+        zeros, drawn, k = [], False, 0
+        for f in files:
+            tab, runs = runs_of(f)
+            for r in runs:
+                i = list(tab["run_id"]).index(r)
+                t, v = series(f, r, name)
+                drawn = log_series(ax, t, np.abs(v), method_word(tab["method"][i]), style(k, len(t)), zeros) \
+                    is not None or drawn
+                k += 1
+        ax.set_yscale("log")
+        zero_note(ax, zeros, drawn)
+        ax.set_ylabel(observable_panel(name)[0], fontsize=8)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[-1].set_xlabel("time t")
+    side_legend(fig, *axes[0].get_legend_handles_labels(), fontsize=7)
+    return fig, ["top: Fig 6 quantity, bottom: Fig 7 quantity; maximum over the links i = 1, 2"]
+
+
+def fig_adaptive_pair(files):
+    """[P] Figs 8, 10: error at T against N (left) and the step adaptation for N = 20 (right)."""
+    (f,) = files
+    tab, runs = runs_of(f)
+    gcols = group_columns(f, tab)
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig.subplots_adjust(wspace=0.3)
+    ps.error_axes(a1, f, tab, gcols, failed_mask(tab))
+    a1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    nmax = np.max(tab[gcols[0]].astype(float))
+    i, r = run_where(f, tab, gcols[0], nmax)
+    t, h = f[f"runs/{r}/step_size/time"][()], f[f"runs/{r}/step_size/value"][()]
+    a2.step(t, h, where="pre", label=f"{method_word(tab['method'][i])}, variable step", **dict(style(0), marker=None))
+    rej = f[f"runs/{r}/rejected_time"][()]
+    if len(rej):
+        a2.plot(rej, np.interp(rej, t, h), "x", color=COLORS[0], ms=5, label="rejected trial steps")
+    if "compare_steps" in tab and tab["compare_steps"][i] > 0:
+        T = float(f["study"].attrs["t_final"])
+        a2.axhline(T / tab["compare_steps"][i], **dict(style(1), marker=None),
+                   label=f"{method_word(tab['compare_method'][i])}, constant step h = T / {tab['compare_steps'][i]}")
+    a2.set_yscale("log")
+    a2.set_xlabel("time t")
+    a2.set_ylabel("step size h")
+    a2.set_title(f"step adaptation, N = {nmax:g}", fontsize=9)
+    a2.grid(True, which="both", alpha=0.3)
+    a2.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    return fig, []
+
+
+def n2_run(f):
+    tab, _ = runs_of(f)
+    return run_where(f, tab, "nfold_pendulum.N", 2)
+
+
+def fig_P9(files):
+    fa, fo = files
+    _, r = n2_run(fa)
+    ode_run = runs_of(fo)[1][0]
+    curves = [("RKMK(5,4), variable step (dense output)", trajectory(fa, r, "direction"),
+               trajectory(fa, r, "angular_velocity")),
+              ("RKMK5, constant step, same number of steps", trajectory(fa, r, "direction", "compare"),
+               trajectory(fa, r, "angular_velocity", "compare")),
+              ("ODE45 (dopri54, accepted steps)", trajectory(fo, ode_run, "direction"),
+               trajectory(fo, ode_run, "angular_velocity"))]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+    comp = ["q^(1)", "q^(2)", "q^(3)", "w^(1)", "w^(2)", "w^(3)"]
+    for link, ax in enumerate(axes):
+        for m, (label, (tq, q), (tw, w)) in enumerate(curves):
+            for c in range(6):
+                v = q[:, link, c] if c < 3 else w[:, link, c - 3]
+                ax.plot(tq, v, color=COLORS[c], linestyle=LINESTYLES[m], lw=1.4 - 0.3 * m,
+                        label=f"{comp[c]}" if m == 0 else None)
+        ax.set_title(f"(q_{link + 1}(t), w_{link + 1}(t)), mass {link + 1}", fontsize=9)
+        ax.set_xlabel("time t")
+        ax.grid(True, alpha=0.3)
+    axes[0].set_ylabel("solution component")
+    h1, l1 = axes[0].get_legend_handles_labels()
+    meth = [plt.Line2D([], [], color="k", linestyle=LINESTYLES[m], lw=1.4 - 0.3 * m) for m in range(3)]
+    side_legend(fig, h1 + meth, l1 + [c[0] for c in curves], fontsize=7)
+    zero = [comp[c] for c in range(6) if all(np.all((q if c < 3 else w)[:, :, c % 3] == 0)
+                                              for _, (_, q), (_, w) in curves)]
+    notes = ["N = 2, T = 3, tol = 1e-6; colour: component, line style: method"]
+    if zero:
+        notes.append(f"{', '.join(zero)}: identically 0 for every method and both masses (planar motion)")
+    return fig, notes
+
+
+def fig_P11(files):
+    fa, fo = files
+    tab, _ = runs_of(fa)
+    i, r = n2_run(fa)
+    ode_run = runs_of(fo)[1][0]
+    T = float(fa["study"].attrs["t_final"])
+    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(16, 4.2))
+    fig.subplots_adjust(wspace=0.32)
+    t, h = fa[f"runs/{r}/step_size/time"][()], fa[f"runs/{r}/step_size/value"][()]
+    a1.step(t, h, where="pre", label="RKMK(5,4), variable step", **dict(style(0), marker=None))
+    to, ho = fo[f"runs/{ode_run}/step_size/time"][()], fo[f"runs/{ode_run}/step_size/value"][()]
+    a1.step(to, ho, where="pre", label="ODE45 (dopri54, rtol 1e-3, atol 1e-6)", **dict(style(2), marker=None))
+    n = int(tab["compare_steps"][i])
+    a1.axhline(T / n, label=f"RKMK5, constant step h = T / {n}", **dict(style(1), marker=None))
+    a1.set_yscale("log")
+    a1.set_xlabel("time t")
+    a1.set_ylabel("step size h")
+    a1.set_title("(a) step adaptation", fontsize=9)
+    curves = [("RKMK(5,4)", trajectory(fa, r, "angular_velocity")),
+              ("RKMK5", trajectory(fa, r, "angular_velocity", "compare")),
+              ("ODE45", trajectory(fo, ode_run, "angular_velocity"))]
+    for m, (label, (tw, w)) in enumerate(curves):
+        zoom = tw >= 2.1
+        for link in range(2):
+            a2.plot(tw[zoom], w[zoom, link, 1], color=COLORS[link], linestyle=LINESTYLES[m], lw=1.4 - 0.3 * m,
+                    label=f"w_{link + 1}^(2), {label}")
+    a2.set_xlabel("time t")
+    a2.set_ylabel("angular velocity component w_i^(2)")
+    a2.set_title("(b) zoom at final times, t in [2.1, 3]", fontsize=9)
+    tw, w = curves[0][1]
+    for link in range(2):
+        a3.plot(tw, np.gradient(w[:, link, 1], tw), color=COLORS[link], label=f"d w_{link + 1}^(2) / dt")
+    a3.set_xlabel("time t")
+    a3.set_ylabel("angular acceleration component")
+    a3.set_title("(c) values of dw_i^(2)/dt", fontsize=9)
+    for a in (a1, a2, a3):
+        a.grid(True, which="both", alpha=0.3)
+        a.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    return fig, ["N = 2, T = 3; (c): central differences of RKMK(5,4)'s dense output at spacing "
+                 f"{np.median(np.diff(tw)):.3g}"]
+
+
+def heavy_top_scale(f):
+    return float(param(f, "heavy_top.mass", "15")) * float(param(f, "heavy_top.length", "2"))
+
+
+def fig_P2(files):
+    ft, fs, fk = files
+    tab, runs = runs_of(ft)
+    fig = plt.figure(figsize=(16.5, 4.8))
+    fig.subplots_adjust(wspace=0.38)
+    a1 = fig.add_subplot(1, 3, 1, projection="3d")
+    a2 = fig.add_subplot(1, 3, 2)
+    a3 = fig.add_subplot(1, 3, 3)
+    Ml = heavy_top_scale(ft)
+    length = float(param(ft, "heavy_top.length", "2"))
+    for k, r in enumerate(runs):
+        i = list(tab["run_id"]).index(r)
+        lab = f"SLGI theta = {tab['slgi.theta'][i]:g}"
+        t, g = trajectory(ft, r, "body_gravity")
+        a1.plot(*(Ml * g[:, 0, :]).T, color=COLORS[k], linestyle=LINESTYLES[k], label=lab)
+        t, x = trajectory(ft, r, "centre_of_mass")
+        for c in range(3):
+            a2.plot(t, x[:, 0, c] / length, color=COLORS[c], linestyle=LINESTYLES[k], lw=1.6 - 0.4 * k,
+                    label=f"(Q X)^({c + 1})" if k == 0 else None)
+    a1.set_title("M l Q^-1 Gamma0", fontsize=9)
+    a1.set_xlabel("x")
+    a1.set_ylabel("y")
+    a1.set_zlabel("z")
+    a1.legend(fontsize=7, loc="upper left")
+    meth = [plt.Line2D([], [], color="k", linestyle=LINESTYLES[k], lw=1.6 - 0.4 * k) for k in range(len(runs))]
+    h2, l2 = a2.get_legend_handles_labels()
+    a2.legend(h2 + meth, l2 + [f"theta = {tab['slgi.theta'][i]:g}" for i in range(len(runs))], fontsize=7)
+    a2.set_xlabel("time t")
+    a2.set_ylabel("components of Q X")
+    a2.set_title("components of Q X", fontsize=9)
+    a2.grid(True, alpha=0.3)
+    k = 0
+    for f in (fs, fk):
+        tb = summary(f)
+        groups = ps.group_labels(tb, group_columns(f, tb))
+        for g in dict.fromkeys(groups):
+            rows = (groups == g) & ~failed_mask(tb)
+            idx = np.argsort(tb["h"][rows])
+            lab = method_word(tb["method"][rows][0]) + (f", {g.replace('SLGI ', '')}" if g else "")
+            a3.loglog(tb["h"][rows][idx], tb["error"][rows][idx], label=lab, **style(k))
+            k += 1
+    hh = np.array([np.min(tb["h"]), np.max(tb["h"])])
+    for p, ls in ((1, ":"), (2, "--")):
+        a3.loglog(hh, 2e-3 * (hh / hh[-1]) ** p * (10 if p == 1 else 1), color="0.5", linestyle=ls, lw=1,
+                  label=f"slope h^{p}")
+    a3.set_xlabel("step size h")
+    a3.set_ylabel(f"global error at T = {fs['study'].attrs['t_final']:g}")
+    a3.set_title("order of the methods", fontsize=9)
+    a3.grid(True, which="both", alpha=0.3)
+    a3.legend(fontsize=7)
+    h = float(tab["h"][0])
+    return fig, [f"left and centre: h = {h:g} (suite's choice; the paper: 'the same step-size')"]
+
+
+def fig_P3(files):
+    (f,) = files
+    tab, runs = runs_of(f)
+    fig = plt.figure(figsize=(7.5, 8.5))
+    a1 = fig.add_subplot(2, 1, 1)
+    a2 = fig.add_subplot(2, 1, 2, projection="3d")
+    Ml = heavy_top_scale(f)
+    zeros = []
+    for k, r in enumerate(runs):
+        i = list(tab["run_id"]).index(r)
+        lab = f"SLGI theta = {tab['slgi.theta'][i]:g}"
+        t, v = series(f, r, "total_energy")
+        log_series(a1, t, np.abs(v - v[0]) / abs(v[0]), lab, style(k, len(t)), zeros)
+        t, g = trajectory(f, r, "body_gravity")
+        # one point per step: at |w| ~ 150 rad/s a step of 0.01 turns the top by 1.5 rad (lines would be chords)
+        a2.plot(*(Ml * g[:, 0, :]).T, ".", color=COLORS[k], ms=1.0, alpha=0.6, label=lab)
+    a1.set_yscale("log")
+    zero_note(a1, zeros)
+    a1.set_xlabel("time t")
+    a1.set_ylabel(observable_panel("total_energy")[0])
+    a1.grid(True, which="both", alpha=0.3)
+    a1.legend(fontsize=7)
+    a2.set_title("M l Q^-1 Gamma0 (one point per step)", fontsize=9)
+    a2.legend(fontsize=7, loc="upper left", markerscale=8)
+    a2.set_xlabel("x")
+    a2.set_ylabel("y")
+    a2.set_zlabel("z")
+    return fig, ["h = 0.01, 6000 steps"]
+
+
+def fig_K_orbits(files):
+    (f,) = files
+    tab, runs = runs_of(f)
+    fig = plt.figure(figsize=(6.5, 6.5))
+    ax = fig.add_subplot(1, 1, 1, projection="3d")
+    u, v = np.mgrid[0:2 * np.pi:40j, 0:np.pi:20j]
+    ax.plot_wireframe(np.cos(u) * np.sin(v), np.sin(u) * np.sin(v), np.cos(v), color="0.85", lw=0.4)
+    for k, r in enumerate(runs):
+        t, m = trajectory(f, r, "state")
+        m = m[:, 0, :3]
+        ax.plot(*m.T, color=COLORS[k % len(COLORS)], lw=1.2)
+        ax.plot(*m[0], "o", color="k", ms=3)
+    ax.set_xlabel("m_1")
+    ax.set_ylabel("m_2")
+    ax.set_zlabel("m_3")
+    ax.set_box_aspect((1, 1, 1), zoom=0.85)  # room for the axis labels
+    return fig, [f"{len(runs)} orbits of the body angular momentum m(t), |m(0)| = 1, RKMK4, h = "
+                 f"{tab['h'][0]:g}, t in [0, {f['study'].attrs['t_final']:g}]; black dots: m(0)"]
+
+
+def fig_K_signed(name, relative):
+    def draw(files):
+        (f,) = files
+        tab, runs = runs_of(f)
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for k, r in enumerate(runs):
+            i = list(tab["run_id"]).index(r)
+            t, v = series(f, r, name)
+            y = (v - v[0]) / (abs(v[0]) if relative else 1.0)
+            signed_panel(ax, t, y, method_word(tab["method"][i]) + f", h = {tab['h'][i]:g}", dict(color=COLORS[k],
+                                                                                               lw=0.8))
+        word = {"total_energy": "Hamiltonian", "casimir": "Casimir"}.get(name, name)
+        ax.set_ylabel(f"relative error in the {word} (H - H(0)) / |H(0)|" if relative else
+                      f"error in the {word} {word[0]}(m_k) - {word[0]}(m_1)")
+        ax.set_xlabel("time t")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+        if np.all([np.all(series(f, r, name)[1] == series(f, r, name)[1][0]) for r in runs]):
+            zero_note(ax, ["every run"])
+        every = int(tab["sample_every"][0]) if "sample_every" in tab else 0
+        return fig, [f"{word} sampled at every step" if every == 1 else
+                     f"{word} sampled every {every} steps" if every > 1 else ""]
+    return draw
+
+
+def fig_K_orthogonality(files):
+    (f,) = files
+    tab, runs = runs_of(f)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    t, v = series(f, runs[0], "orthogonality_error")
+    signed_panel(ax, t, v, "RKMK4", dict(color=COLORS[0], lw=0.8))
+    ax.set_ylabel("orthogonality error max_i ||Q_i^T Q_i - I||")
+    ax.set_xlabel("time t")
+    ax.grid(True, alpha=0.3)
+    return fig, [f"maximum over the {param(f, 'dipolar.N', '?')} particles at every step (the thesis draws each "
+                 "particle)"]
+
+
+def fig_K_particles(directions):
+    def draw(files):
+        (f,) = files
+        _, runs = runs_of(f)
+        t, x = trajectory(f, runs[0], "position")
+        fig, ax = plt.subplots(figsize=(6.5, 6.5))
+        steps = f[f"runs/{runs[0]}/particles/bodies/position/step"][()]
+        mark = steps % 100 == 0
+        for p in range(x.shape[1]):
+            c = COLORS[p % len(COLORS)]
+            ax.plot(x[:, p, 0], x[:, p, 1], color=c, lw=1 if not directions else 0.6, alpha=1 if not directions
+                    else 0.5)
+            if directions:
+                _, mu = trajectory(f, runs[0], "dipole_moment")
+                d = mu[mark, p, :2] / np.maximum(np.linalg.norm(mu[mark, p, :2], axis=1, keepdims=True), 1e-300)
+                ax.quiver(x[mark, p, 0], x[mark, p, 1], d[:, 0], d[:, 1], color=c, angles="xy", scale=18, width=0.005)
+            else:
+                ax.plot(x[mark, p, 0], x[mark, p, 1], "o", mfc="none", color=c, ms=7)
+            ax.plot(x[0, p, 0], x[0, p, 1], "o", color="k", ms=5)
+        ax.set_aspect("equal", adjustable="datalim")
+        ax.set_xlabel("x (sigma)")
+        ax.set_ylabel("y (sigma)")
+        ax.grid(True, alpha=0.3)
+        what = "arrows: dipole direction" if directions else "circles"
+        return fig, [f"{x.shape[1]} particles, {int(steps[-1])} RKMK4 steps to T = {t[-1]:g}; {what} every 100 "
+                     "steps; black dots: starting positions"]
+    return draw
+
+
+# --- the list ----------------------------------------------------------------------------------
+
+# (figure, source figure, what it shows, experiment files, function)
+FIGURES = [
+    ("P_fig2", "[P] Fig 2", "heavy top on [0, 1]: M l Q^-1 Gamma0 (3-D), components of Q X, orders of SLGI "
+     "theta = 0, 1/2, 1 and SLGIKK",
+     ["P_fig2_heavy_top_trajectory", "P_fig2_heavy_top_slgi_convergence", "P_fig2_heavy_top_slgikk_convergence"],
+     fig_P2),
+    ("P_fig3", "[P] Fig 3", "heavy top, 6000 steps of h = 0.01: energy error (top), M l Q^-1 Gamma0 (bottom)",
+     ["P_fig3_heavy_top_energy"], fig_P3),
+    ("P_fig5", "[P] Fig 5", "convergence of the Lie group integrators on the double spherical pendulum",
+     ["P_fig5_double_pendulum_convergence"], fig_convergence),
+    ("P_fig5_work_precision", "[P] Fig 5 (work-precision)", "error at T against RHS evaluations and wall time",
+     ["P_fig5_double_pendulum_convergence"], fig_work_precision),
+    ("P_fig6", "[P] Fig 6", "1 - q_i^T q_i over [0, 5], every method and ODE45",
+     ["P_fig6_7_double_pendulum_invariants", "P_fig6_7_double_pendulum_invariants_ode45"],
+     fig_manifold("unit_norm_error")),
+    ("P_fig7", "[P] Fig 7", "q_i^T w_i over [0, 5], every method and ODE45",
+     ["P_fig6_7_double_pendulum_invariants", "P_fig6_7_double_pendulum_invariants_ode45"],
+     fig_manifold("tangency_error")),
+    ("P_fig6_7_3d", "[P] Figs 6-7 (3-D state)", "Figs 6 and 7 on a genuinely 3-D initial state (the planar state "
+     "of the paper keeps q_i^T w_i = 0 exactly)", ["P_fig6_7_double_pendulum_invariants_3d"], fig_P6_7),
+    ("P_fig8", "[P] Fig 8", "accuracy at T = 3 against N (RKMK(5,4) vs RKMK5 with equal steps) and the step "
+     "adaptation for N = 20, L_i = 1", ["P_fig8_9_11_adaptive_chain"], fig_adaptive_pair),
+    ("P_fig8_work_precision", "[P] Fig 8 (work-precision)", "error at T against RHS evaluations and wall time, "
+     "one point per N", ["P_fig8_9_11_adaptive_chain"], fig_work_precision),
+    ("P_fig8_authors_code", "[P] Figs 8, 10 (authors' code)", "as Fig 8 in the configuration of the authors' code "
+     "(q_i = (1, 0, 0), w_i = 0, L_i = 5/N)", ["P_fig8_11_adaptive_chain_authors_code"], fig_adaptive_pair),
+    ("P_fig9", "[P] Fig 9", "the six components of (q_i, w_i) of both masses, N = 2: RKMK5, RKMK(5,4), ODE45",
+     ["P_fig8_9_11_adaptive_chain", "P_fig9_11_double_pendulum_ode45"], fig_P9),
+    ("P_fig10", "[P] Fig 10", "as Fig 8 with L_i = 5/N", ["P_fig10_adaptive_chain_scaled_lengths"],
+     fig_adaptive_pair),
+    ("P_fig11", "[P] Fig 11", "N = 2: step sizes of RKMK(5,4), ODE45 and RKMK5; w_i^(2) on [2.1, 3]; dw_i^(2)/dt",
+     ["P_fig8_9_11_adaptive_chain", "P_fig9_11_double_pendulum_ode45"], fig_P11),
+    ("P_fig13", "[P] Fig 13", "convergence on two quadrotors carrying a point mass",
+     ["P_fig13_quadrotors_convergence"], fig_convergence),
+    ("K_fig3_1", "[K] Fig 3.1", "ten orbits of the free rigid body on the momentum sphere",
+     ["K_fig3_1_rigid_body_orbits"], fig_K_orbits),
+    ("K_fig3_2", "[K] Fig 3.2", "RKMK4 order plot, free rigid body", ["K_fig3_2_rigid_body_convergence"],
+     fig_convergence),
+    ("K_fig3_3", "[K] Fig 3.3", "error in the Hamiltonian over 10^6 steps", ["K_fig3_3_rigid_body_invariants"],
+     fig_K_signed("total_energy", False)),
+    ("K_fig3_4", "[K] Fig 3.4", "error in the Casimir over 10^6 steps", ["K_fig3_3_rigid_body_invariants"],
+     fig_K_signed("casimir", False)),
+    ("K_fig3_5", "[K] Fig 3.5", "orders of RKMK3 and RKMK4, 100 dipolar particles", ["K_fig3_5_dipolar_convergence"],
+     fig_convergence),
+    ("K_fig3_6", "[K] Fig 3.6", "orthogonality over 1000 steps, 100 dipolar particles",
+     ["K_fig3_6_dipolar_orthogonality"], fig_K_orthogonality),
+    ("K_fig3_7", "[K] Fig 3.7", "relative Hamiltonian error, N = 100, T = 1, h = 0.01",
+     ["K_fig3_7_dipolar_energy_T1_h0.01"], fig_K_signed("total_energy", True)),
+    ("K_fig3_8", "[K] Fig 3.8", "relative Hamiltonian error, N = 100, T = 1, h = 0.001",
+     ["K_fig3_8_dipolar_energy_T1_h0.001"], fig_K_signed("total_energy", True)),
+    ("K_fig3_9", "[K] Fig 3.9", "relative Hamiltonian error, N = 100, T = 100, h = 0.01",
+     ["K_fig3_9_dipolar_energy_N100_T100"], fig_K_signed("total_energy", True)),
+    ("K_fig3_10", "[K] Fig 3.10", "relative Hamiltonian error, N = 10, T = 1000, h = 0.01",
+     ["K_fig3_10_dipolar_energy_N10_T1000"], fig_K_signed("total_energy", True)),
+    ("K_fig3_11", "[K] Fig 3.11", "two dipolar particles in 2-D: positions",
+     ["K_fig3_11_dipolar_2d_two_particles"], fig_K_particles(False)),
+    ("K_fig3_12", "[K] Fig 3.12", "two dipolar particles in 2-D: directions",
+     ["K_fig3_11_dipolar_2d_two_particles"], fig_K_particles(True)),
+    ("K_fig3_13", "[K] Fig 3.13", "ten dipolar particles in 2-D: positions",
+     ["K_fig3_13_dipolar_2d_ten_particles"], fig_K_particles(False)),
+    ("K_fig3_14", "[K] Fig 3.14", "ten dipolar particles in 2-D: directions",
+     ["K_fig3_13_dipolar_2d_ten_particles"], fig_K_particles(True)),
+]
+
+
+def readme(path):
+    with open(path, "w") as fh:
+        fh.write("# Figures of the sources\n\n"
+                 "Written by `studies/plots/source_figures.py --readme` (the list `FIGURES` there); the figures\n"
+                 "themselves are regenerated by `scripts/reproduce_results.sh` into this folder as `<figure>.png`\n"
+                 "and `.pdf` from `results/<experiment>.h5` alone and are not committed (like the HDF5 files).\n"
+                 "One figure per source figure; sources as in the top-level README ([P], [K]).\n\n"
+                 "| figure | source figure | shows | experiment files |\n|---|---|---|---|\n")
+        for name, src, what, exps, _ in FIGURES:
+            files = ", ".join(f"[`{e}`](../../experiments/{e}.cfg)" for e in exps)
+            fh.write(f"| `{name}` | {src} | {what} | {files} |\n")
+        fh.write("\nNot drawn here: [P] Figs 1, 4, 12 (sketches of the models), [P] Figs 14-18 (quadrotor "
+                 "tracking; `P_fig14_18_quadrotors_tracking`, drawn by `plot_study.py`), the [L] examples "
+                 "(`plot_study.py` draws their invariants).\n\n"
+                 "## Reading a work-precision diagram\n\n"
+                 "Every point is one run: its error at the final time T (vertical, log scale) against what it\n"
+                 "cost (horizontal, log scale): on the left the number of vector-field (RHS) evaluations, a\n"
+                 "machine-independent count; on the right the wall-clock seconds of the time stepping (the\n"
+                 "slowest rank's `timings/integrate`), which includes the cost of exponentials, commutators and\n"
+                 "communication that RHS counts miss. Lower left is better: for a given cost, the lowest curve is\n"
+                 "the most accurate method; for a given accuracy, the leftmost curve is the cheapest. The slope of\n"
+                 "a constant-step method's curve is -p for a method of order p (error ~ h^p ~ cost^-p), so curves of\n"
+                 "higher order cross lower-order ones towards small errors. Wall times depend on the machine and on\n"
+                 "what else ran on it; compare methods within one figure, not across machines. The numbers are in\n"
+                 "`results/tables/<experiment>.work-precision.csv` (one row per point; an adaptive study's\n"
+                 "constant-step comparison run is its own series, its wall time from `runs/<id>/compare/timings`).\n")
+    print(path)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--results", default="results", help="directory of the experiments' HDF5 files")
+    ap.add_argument("--out", default=os.path.join("results", "figures"))
+    ap.add_argument("--formats", default="png,pdf")
+    ap.add_argument("--only", default="", help="comma-separated figure names")
+    ap.add_argument("--readme", default="", help="write the list of figures to this file")
+    ap.add_argument("--list", action="store_true", help="print the figure names and exit")
+    args = ap.parse_args(argv)
+    if args.list:
+        for name, *_ in FIGURES:
+            print(name)
+        return 0
+    if args.readme:
+        readme(args.readme)
+    only = [x for x in args.only.split(",") if x]
+    unknown = [x for x in only if x not in [n for n, *_ in FIGURES]]
+    if unknown:
+        print(f"source_figures: --only names {', '.join(unknown)}, which are not figures (--list names them)",
+              file=sys.stderr)
+        return 2
+    formats = [x for x in args.formats.split(",") if x]
+    skipped = 0
+    for name, src, what, exps, fn in FIGURES:
+        if only and name not in only:
+            continue
+        paths = [os.path.join(args.results, e + ".h5") for e in exps]
+        missing = [p for p in paths if not os.path.exists(p)]
+        if missing:
+            print(f"source_figures: {name} skipped: {', '.join(missing)} missing (scripts/reproduce_results.sh "
+                  f"'{os.path.basename(missing[0])[:-3]}' writes it)", file=sys.stderr)
+            skipped += 1
+            continue
+        files = [h5py.File(p, "r") for p in paths]
+        try:
+            fig, notes = fn(files)
+        finally:
+            pass
+        fig.suptitle(f"{src}: {what}", fontsize=10)
+        top_margin(fig, 0.5)
+        footnote(fig, notes + [f"from {', '.join(e + '.h5' for e in exps)}"])
+        save(fig, args.out, name, formats)
+        for f in files:
+            f.close()
+    return 1 if skipped else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
