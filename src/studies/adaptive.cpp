@@ -84,7 +84,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
           by_rhs ? std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(static_cast<double>(res.counters.rhs) /
                                                                                   stages)))
                  : std::max<std::int64_t>(1, static_cast<std::int64_t>(a.accepted));
-      const RunResult c = execute_run(*model, *cstep, ctx, fixed_integration(plan.t0, plan.t_final, n), Sampling{},
+      const RunResult c = execute_run(*model, *cstep, ctx, fixed_integration(plan.t0, plan.t_final, n), Sampling{.log = false},
                                       out.hooks());
       row.set("compare_method", compare);
       row.set("compare_steps", n);
