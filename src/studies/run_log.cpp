@@ -145,11 +145,16 @@ void RunLog::begin_run(const std::string& id, const std::string& label) {
   if (!started_) return;
   columns_.clear();
   header_due_ = true;
+  open_run_ = id;
+  has_line_ = false;
   write("\nrun " + id + " (" + label + ")\n");
 }
 
 void RunLog::line(std::uint64_t step, double t, double h, const Observables& now, const Observables& initial) {
   if (!started_ || rank_ != 0) return;
+  last_step_ = step;
+  last_t_ = t;
+  has_line_ = true;
   std::ostringstream os;
   if (header_due_) {
     header_due_ = false;
@@ -204,6 +209,7 @@ void RunLog::end_run(const Row& row) {
   const bool adaptive = row.find("accepted") != nullptr;
   const std::int64_t acc = adaptive ? int_cell(row, "accepted", 0) : int_cell(row, "steps", 0);
   const std::int64_t rej = int_cell(row, "rejected", 0);
+  open_run_.clear();
   ++runs_done_;
   if (!status.empty() && status != "ok") ++runs_failed_;
   rhs_ += rhs;
@@ -228,6 +234,11 @@ void RunLog::close(const std::string& outcome, int exit_status) {
   }
   if (rank_ == 0) {
     std::ostringstream os;
+    if (!open_run_.empty()) {
+      os << "run " << open_run_ << ": not finished";
+      if (has_line_) os << " (last line: step " << last_step_ << ", t = " << fmt("%.9e", last_t_) << ")";
+      os << "\n";
+    }
     os << "\nsummary: " << runs_done_ << " run(s) written";
     if (runs_failed_) os << " (" << runs_failed_ << " failed)";
     os << "; steps " << accepted_ << " (rejected " << rejected_ << "), RHS evaluations " << rhs_ << "; wall time "

@@ -79,6 +79,10 @@ class RunLog {
   std::uint64_t every_ = 0;
   std::vector<std::string> columns_;  // observables of the open run's lines
   bool header_due_ = false;
+  std::string open_run_;                 // id of the run begun and not ended
+  std::uint64_t last_step_ = 0;          // its last periodic line
+  double last_t_ = 0.0;
+  bool has_line_ = false;
   double wall_start_ = 0.0;
   std::map<std::string, std::vector<double>> phase_sums_;  // per rank, summed over runs
   std::int64_t runs_done_ = 0, runs_failed_ = 0, rhs_ = 0, accepted_ = 0, rejected_ = 0;

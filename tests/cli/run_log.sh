@@ -200,7 +200,8 @@ pid=$!
 for _ in $(seq 1 200); do grep -qE '^ +10000 ' ck.h5.log.tmp.* 2>/dev/null && break; sleep 0.05; done
 kill -TERM $pid; wait $pid; st=$?
 if [[ $st -eq 5 ]]; then
-  grep -q '^end: checkpointed, not finished: .*(exit status 5)' ck.h5.log && ok "SIGTERM: exit 5, the log says checkpointed" ||
+  grep -q '^end: checkpointed, not finished: .*(exit status 5)' ck.h5.log &&
+    grep -qE '^run run_00000: not finished \(last line: step [1-9][0-9]*0000, ' ck.h5.log && ok "SIGTERM: exit 5, the log says checkpointed" ||
     bad "checkpointed log: $(tail -2 ck.h5.log)"
   compgen -G "ck.h5.log.tmp.*" > /dev/null && bad "checkpointed run left a temporary log"
   "$LB" run long.cfg -o ck.h5 -q > /dev/null 2>err.txt || bad "restart failed: $(cat err.txt)"
