@@ -12,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/error.hpp"
 #include "io/provenance.hpp"
 #include "io/safe_output.hpp"
 #include "studies/analysis.hpp"
@@ -99,10 +100,7 @@ void RunLog::write(const std::string& text) {
     std::cout.flush();
   }
   if (file_ && !failed_) {
-    if (std::fputs(text.c_str(), file_) < 0 || std::fflush(file_) != 0) {
-      failed_ = true;
-      std::cerr << "liebench: warning: cannot write the run log " << temp_ << "; the run goes on without it\n";
-    }
+    if (std::fputs(text.c_str(), file_) < 0 || std::fflush(file_) != 0) failed_ = true;  // said at close()
   }
 }
 
@@ -116,10 +114,7 @@ void RunLog::start(const Config& cfg, const std::string& study, std::size_t runs
   io::remove_stale_temporaries(path_);  // a log of a killed run (SIGKILL) to this output
   temp_ = path_ + ".tmp." + io::host_tag() + "." + std::to_string(static_cast<long>(::getpid()));
   file_ = std::fopen(temp_.c_str(), "w");
-  if (!file_) {
-    failed_ = true;
-    std::cerr << "liebench: warning: cannot create the run log " << temp_ << "; the run goes on without it\n";
-  }
+  if (!file_) failed_ = true;  // said at close()
   if (restarting && file_) {
     // The log of the attempts before (the checkpointed ones) stays at the top.
     std::ifstream earlier(path_);
@@ -225,7 +220,7 @@ void RunLog::end_run(const Row& row) {
 
 void RunLog::memory(const std::vector<std::int64_t>& max_rss_kib) { rss_kib_ = max_rss_kib; }
 
-void RunLog::close(const std::string& outcome, int exit_status) {
+void RunLog::close(const std::string& outcome, int status) {
   if (closed_) return;
   closed_ = true;
   if (!started_) {
@@ -265,16 +260,19 @@ void RunLog::close(const std::string& outcome, int exit_status) {
       os << "peak memory (max RSS, MiB): min " << fmt("%.1f", s.min / 1024.0) << " avg " << fmt("%.1f", s.avg / 1024.0)
          << " max " << fmt("%.1f", s.max / 1024.0) << " over " << rss_kib_.size() << " rank(s)\n";
     }
-    os << "end: " << outcome << " (exit status " << exit_status << "), " << utc_now() << "\n";
+    os << "end: " << outcome << " (exit status " << status << "), " << utc_now() << "\n";
     write(os.str());
     if (file_) {
       const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
       std::fclose(file_);
       file_ = nullptr;
       if (ok && !failed_ && std::rename(temp_.c_str(), path_.c_str()) == 0) return;
-      std::cerr << "liebench: warning: the run log could not be written to " << path_ << "\n";
       std::remove(temp_.c_str());
     }
+    // One warning, except after an I/O error (a full disk: its one line says it all); an
+    // earlier log is then left as it was.
+    if (status != exit_status::io_error)
+      std::cerr << "liebench: warning: the run log could not be written to " << path_ << "\n";
   }
 }
 

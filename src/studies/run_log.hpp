@@ -63,7 +63,7 @@ class RunLog {
   /// Ends the log: the summary and `outcome` (e.g. "finished", "stopped ...: checkpointed (exit
   /// status 5)"), then renames it to `<output>.log`. Never throws (a log that cannot be written
   /// is reported on stderr once).
-  void close(const std::string& outcome, int exit_status);
+  void close(const std::string& outcome, int status);
   /// Removes the temporary file (bad input: the earlier log stays).
   void discard() noexcept;
 
