@@ -106,7 +106,9 @@ SlurmdPort=$((port + 1))
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=${DIR}/munge/munge.socket
+# cred_expire: also the delay before a requeued job may start again (default 120 s; checkpoint +
+# requeue, slurm/launch.bash liebench_checkpointed)
+AuthInfo=socket=${DIR}/munge/munge.socket,cred_expire=10
 CredType=cred/munge
 StateSaveLocation=${DIR}/ctld
 SlurmdSpoolDir=${DIR}/slurmd

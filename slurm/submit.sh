@@ -15,8 +15,14 @@
 #                         sbatch options of every job (array tasks and merge)
 #   --sbatch-arg ARG      one more sbatch option for every job, e.g. --sbatch-arg=--qos=short
 #                         (repeatable)
-#   --liebench PATH       the binary (default: $LIEBENCH, else build/liebench of this repository);
-#                         on a cluster it must be reachable from the compute nodes
+#   --liebench PATH       the binary (default: $LIEBENCH, else the liebench installed beside this
+#                         script, PREFIX/bin/liebench for PREFIX/share/liebench/slurm/submit.sh;
+#                         never a guess inside the sources); on a cluster it must be reachable
+#                         from the compute nodes
+#   --signal-lead S       study arrays: SLURM sends SIGUSR1 S seconds before the time limit
+#                         (#SBATCH --signal=B:USR1@S, default 120); a single-run study then
+#                         checkpoints and the task requeues itself (#SBATCH --requeue) to
+#                         continue; 0: no signal, no requeue
 #   --local               run here: the parts one after another with mpirun ($MPIRUN, default
 #                         mpirun; $MPIRUN_FLAGS), then the merge; nothing is submitted
 #   --dry-run             render the job scripts into a temporary directory and print the
@@ -45,8 +51,8 @@ usage() {
 }
 
 # ---- arguments
-exp="" out="" parts=1 ntasks=1 cpus=1 scaling=0 layouts="" mode=submit force=0 check=1
-liebench="${LIEBENCH:-$root/build/liebench}"
+exp="" out="" parts=1 ntasks=1 cpus=1 scaling=0 layouts="" mode=submit force=0 check=1 signal_lead=120
+liebench="${LIEBENCH:-}"
 sbatch_opts=() run_args=() positional=()
 parts_set=0 ntasks_set=0 cpus_set=0
 need() { [[ $# -ge 2 && -n "$2" ]] || die "option $1 needs a value"; }
@@ -65,6 +71,8 @@ while [[ $# -gt 0 ]]; do
     --time=* | --partition=* | --account=*) sbatch_opts+=("$1"); shift ;;
     --sbatch-arg) need "$@"; sbatch_opts+=("$2"); shift 2 ;;
     --sbatch-arg=*) sbatch_opts+=("${1#*=}"); shift ;;
+    --signal-lead) need "$@"; signal_lead="$2"; shift 2 ;;
+    --signal-lead=*) signal_lead="${1#*=}"; shift ;;
     --liebench) need "$@"; liebench="$2"; shift 2 ;;
     --liebench=*) liebench="${1#*=}"; shift ;;
     --local) mode=local; shift ;;
@@ -88,6 +96,16 @@ posint --cpus-per-task "$cpus"
 [[ -f "$exp" ]] || die "experiment file '$exp' does not exist"
 [[ "$out" == *.h5 ]] || die "output '$out' must end in .h5"
 [[ -d "$(dirname "$out")" ]] || die "output directory '$(dirname "$out")' does not exist; create it (mkdir -p)"
+[[ "$signal_lead" =~ ^(0|[1-9][0-9]*)$ ]] || die "option --signal-lead has value '$signal_lead'; expected seconds >= 0"
+if [[ -z "$liebench" ]]; then
+  # an installed submit.sh (PREFIX/share/liebench/slurm) uses the liebench installed with it;
+  # from the sources there is no default: which build (directory) is meant cannot be guessed
+  if [[ "$here" == */share/liebench/slurm && -x "$here/../../../bin/liebench" ]]; then
+    liebench="$here/../../../bin/liebench"
+  else
+    die "no liebench binary given: add --liebench PATH or set LIEBENCH=PATH (e.g. LIEBENCH=\$PWD/build/liebench, the build to run)"
+  fi
+fi
 [[ -x "$liebench" ]] || die "liebench binary '$liebench' is not executable (build it, or give --liebench PATH)"
 for a in "${run_args[@]}"; do
   case "$a" in
@@ -154,7 +172,7 @@ fi
 
 # ---- earlier results
 shopt -s nullglob
-old_parts=("$parts_dir"/*.h5 "$parts_dir"/*.h5.tmp.*)
+old_parts=("$parts_dir"/*.h5 "$parts_dir"/*.h5.tmp.* "$parts_dir"/*.h5.log "$parts_dir"/*.h5.log.tmp.*)
 if ((!force)); then
   [[ ! -e "$out" ]] || die "'$out' exists; add --force to replace it"
   ((${#old_parts[@]} == 0)) || die "'$parts_dir' holds part files of an earlier submission; add --force to replace them"
@@ -222,9 +240,13 @@ if ((scaling)); then
   report_args=(--table scaling)
 else
   array_script="$render_dir/study_array.sbatch"
+  # checkpoint before the time limit and requeue (liebench_checkpointed in launch.bash); the
+  # task's log is appended to by every attempt
+  requeue_opts=()
+  ((signal_lead > 0)) && requeue_opts=("--signal=B:USR1@$signal_lead" --requeue --open-mode=append)
   render "$here/study_array.sbatch" "$array_script" \
     "--job-name=lb-$name" "--array=0-$((tasks - 1))" "--ntasks=$ntasks" "--cpus-per-task=$cpus" \
-    "--output=$logs/array_%A_%a.log" "${sbatch_opts[@]}" -- \
+    "--output=$logs/array_%A_%a.log" "${requeue_opts[@]}" "${sbatch_opts[@]}" -- \
     "${common_vars[@]}" "$(assign PARTS "$parts")" "$(assign_array RUN_ARGS "${run_args[@]}")"
   report_args=()
 fi

@@ -37,6 +37,7 @@
 #include "parallel/context.hpp"
 #include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
+#include "studies/run_log.hpp"
 #include "studies/study.hpp"
 
 namespace po = boost::program_options;
@@ -289,7 +290,31 @@ int cmd_run(int argc, char** argv) {
     if (g_rank == 0) std::cerr << "liebench: " << file << " is valid (nothing was run or written)\n";
     return 0;
   }
-  run_study(cfg, ctx, req);
+  // The run log <output>.log (studies/run_log.hpp): started by the study once its input is
+  // valid, closed here with how the job ended; bad input leaves an earlier log untouched.
+  studies::RunLog log(req.output, g_rank, req.progress);
+  try {
+    run_study(cfg, ctx, req);
+  } catch (const UsageError&) {
+    log.discard();
+    throw;
+  } catch (const RunsFailed& e) {
+    log.close(std::string("result written, runs failed: ") + e.what(), exit_status::runs_failed);
+    throw;
+  } catch (const IoError& e) {
+    log.close(std::string("I/O error, no result written: ") + e.what(), exit_status::io_error);
+    throw;
+  } catch (const studies::Checkpointed& e) {
+    log.close(std::string("checkpointed, not finished: ") + e.what(), exit_status::checkpointed);
+    throw;
+  } catch (const studies::Interrupted& e) {
+    log.close(std::string("interrupted, no result written: ") + e.what(), 128 + e.signal());
+    throw;
+  } catch (const std::exception& e) {
+    log.close(std::string("failure, no result written: ") + e.what(), exit_status::failure);
+    throw;
+  }
+  log.close("finished, wrote " + req.output, exit_status::ok);
   return 0;
 }
 

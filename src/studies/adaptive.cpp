@@ -104,6 +104,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
       Sampling csampling;
       csampling.states = states;
       csampling.state_every = 1;
+      csampling.log = false;  // auxiliary run: no periodic log lines
       RunHooks chooks = out.hooks();
       std::unique_ptr<Trajectory> ctraj;
       if (states) {

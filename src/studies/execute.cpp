@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "io/state_io.hpp"
 #include "studies/interrupt.hpp"
+#include "studies/run_log.hpp"
 
 namespace lie::studies {
 
@@ -81,6 +82,13 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
   else model.initial_state(res.y.data());
   stepper.reset_counters();
   stepper.invalidate();
+  // Run log lines every log_every steps: observables of the state, errors against the start
+  // (computed here only when lines are due: no cost with log_every = 0).
+  RunLog* log = sampling.log ? RunLog::active() : nullptr;
+  const std::uint64_t log_every = log && log->started() ? log->every() : 0;
+  Observables log_initial, log_obs;
+  double t_log = 0.0;
+  if (log_every) model.observables(integ.t0, res.y.data(), log_initial);
   if (resume) {
     res.y = resume->y;
     if (resume_series) res.series = *resume_series;
@@ -114,6 +122,14 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
     t_frames += seconds_since(t1);
   };
 
+  auto log_line = [&](double t, const double* y, std::uint64_t step, double h) {
+    const auto t1 = clock::now();
+    log_obs.clear();
+    model.observables(t, y, log_obs);
+    log->line(step, t, h, log_obs, log_initial);
+    t_log += seconds_since(t1);
+  };
+
   const auto start = clock::now();
   try {
     if (!integ.adaptive) {
@@ -121,6 +137,7 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
       std::uint64_t stride = check;
       if (sampling.observables && sampling.every) stride = std::gcd(stride, sampling.every);
       if (sampling.states && sampling.state_every) stride = std::gcd(stride, sampling.state_every);
+      if (log_every) stride = std::gcd(stride, log_every);
       FixedStepOptions opt;
       opt.t0 = integ.t0;
       opt.h = integ.h;
@@ -134,6 +151,7 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
         if (sampling.states && hooks.frame &&
             (step == 0 || last || (sampling.state_every && step % sampling.state_every == 0)))
           frame(t, y, step);
+        if (log_every && (step % log_every == 0 || last)) log_line(t, y, step, integ.h);
         if (hooks.safe_point && step % check == 0 && !last && step != opt.first) {
           RunSnapshot snap;
           snap.t = t;
@@ -176,10 +194,25 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
         snap.cache_valid = stepper.cache_valid();
         hooks.safe_point(snap);
       };
+      // Log lines before the trial steps that follow every log_every-th accepted step.
+      std::uint64_t logged = resume ? resume->step : 0;
+      bool logged_any = resume != nullptr;
+      auto log_accepted = [&](const AdaptiveState& st, const double* y) {
+        const std::uint64_t a = st.record.accepted;
+        if (logged_any && a == logged) return;
+        logged = a;
+        logged_any = true;
+        log_line(st.t, y, a, st.record.h.empty() ? st.h : st.record.h.back());
+      };
+      const SafePoint on_trial = [&](const AdaptiveState& st, const double* y) {
+        if (log_every && st.record.accepted % log_every == 0) log_accepted(st, y);
+        if (hooks.safe_point) safe_point(st, y);
+      };
       AdaptiveState state = resume && resume->adaptive ? *resume->adaptive : start_adaptive(integ.options);
       if (!resume) observer(state.t, res.y.data(), 0);
       continue_adaptive(stepper, ctx, res.y.data(), integ.options, observer, n, state,
-                        hooks.safe_point ? safe_point : SafePoint{}, resume && resume->cache_valid);
+                        hooks.safe_point || log_every ? on_trial : SafePoint{}, resume && resume->cache_valid);
+      if (log_every) log_accepted(state, res.y.data());
       res.adaptive = std::move(state.record);
     }
   } catch (const NumericalError& e) {
@@ -195,7 +228,8 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
   for (double v : res.y) finite = finite && std::isfinite(v);
   if (ctx.max(finite ? 0.0 : 1.0) > 0.0 && res.ok()) res.status = "nonfinite";
 
-  res.phases["integrate"] = res.wall - t_observables - t_frames;
+  res.phases["integrate"] = res.wall - t_observables - t_frames - t_log;
+  if (log_every) res.phases["log"] = t_log;
   if (sampling.observables) res.phases["observables"] = t_observables;
   if (sampling.states) res.phases["io"] = t_frames;
   for (const auto& [k, v] : ctx.timers().all()) {

@@ -39,6 +39,8 @@ struct Sampling {
                                 // 0: at t0 and T only
   bool states = false;          // call RunHooks::frame
   std::uint64_t state_every = 0;
+  bool log = true;              // periodic lines in the run log (studies/run_log.hpp, key log_every);
+                                // false for auxiliary runs (references, warm-ups, comparisons)
 };
 
 struct TimeSeries;

@@ -10,7 +10,9 @@
 
 #include "methods/stepper.hpp"
 #include "studies/analysis.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
+#include "studies/run_log.hpp"
 
 namespace lie::studies {
 
@@ -196,6 +198,10 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
     if (plan_.part_count > 1) std::cerr << " (part " << plan_.part_index + 1 << "/" << plan_.part_count << ")";
     std::cerr << " on " << ctx_.size() << " rank(s) x " << ctx_.threads() << " thread(s) -> " << req.output << "\n";
   }
+  if (RunLog* log = RunLog::active()) {
+    const bool restarting = !req.restart.empty() || ::access(checkpoint_path(req.output).c_str(), F_OK) == 0;
+    log->start(cfg, plan_.kind, plan_.selected.size(), ctx_.size(), ctx_.threads(), restarting);
+  }
 }
 
 StudyOutput::~StudyOutput() {
@@ -210,6 +216,7 @@ h5::Handle StudyOutput::begin_run(const RunSpec& run, const Config& run_cfg) {
   progress_->begin_run(static_cast<std::size_t>(std::find(plan_.selected.begin(), plan_.selected.end(), run.index) -
                                                 plan_.selected.begin()),
                        run.label(), run_work(run));
+  if (RunLog* log = RunLog::active()) log->begin_run(run.id, run.label());
   h5::Handle g = h5::create_group(file_.id(), "runs/" + run.id);
   h5::attr(g, "run_id", run.id);
   h5::attr(g, "run_index", static_cast<std::int64_t>(run.index));
@@ -274,6 +281,7 @@ void StudyOutput::write_result(hid_t g, const RunResult& res) {
     h5::attr(d, "min", mn);
     h5::attr(d, "mean", all.empty() ? 0.0 : sum / static_cast<double>(all.size()));
     h5::attr(d, "max", mx);
+    if (RunLog* log = RunLog::active()) log->timings(name, all);
   }
 }
 
@@ -304,6 +312,7 @@ void StudyOutput::end_run(hid_t g, const RunSpec& run, Row row) {
       if (ctx_.is_root()) std::cerr << "liebench: run " << failures_.back() << "\n";
     }
   }
+  if (RunLog* log = RunLog::active()) log->end_run(row);
   rows_.push_back(std::move(row));
   progress_->end_run();
   checkpoint(0.0);
@@ -326,6 +335,7 @@ void StudyOutput::finish(const std::function<void(const h5::File&, const Summary
   summary.write(file_, file_.id());
   if (analysis) analysis(file_, summary);
   io::finish_provenance(prov_, ctx_, now_seconds() - start_);
+  if (RunLog* log = RunLog::active()) log->memory(prov_.max_rss_kib);
   {
     h5::Handle g = h5::create_group(file_.id(), "provenance/job_0");
     io::write_provenance(file_, g, prov_);

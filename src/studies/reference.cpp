@@ -102,12 +102,12 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
       rough = fixed_integration(plan_.t0, plan_.t_final, std::max<std::int64_t>(1, steps / 2));
       ref.description = method + " steps=" + std::to_string(steps);
     }
-    const RunResult r = execute_run(*model, *stepper, ctx_, fine, Sampling{}, hooks);
+    const RunResult r = execute_run(*model, *stepper, ctx_, fine, Sampling{.log = false}, hooks);
     if (!r.ok())
       throw NumericalError("reference solution (" + ref.description + ") " + r.status +
                            "; tighten or change the reference settings");
     ref.y = r.y;
-    const RunResult c = execute_run(*model, *stepper, ctx_, rough, Sampling{}, hooks);
+    const RunResult c = execute_run(*model, *stepper, ctx_, rough, Sampling{.log = false}, hooks);
     coarse = c.y;
     const double diff = c.ok() ? solution_distance(*model, ref.y.data(), coarse.data(), ctx_) : INFINITY;
     if (by_tol) {

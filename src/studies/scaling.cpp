@@ -127,12 +127,12 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     if (warmup > 0) {
       const double h = r.step.h;
       execute_run(*bound, *stepper, ctx, fixed_integration(plan.t0, plan.t0 + h * static_cast<double>(warmup), warmup),
-                  Sampling{}, out.hooks());
+                  Sampling{.log = false}, out.hooks());
     }
     if (timed) timed->rhs_seconds = 0.0;
     ctx.barrier();
     RunResult res = execute_run(*bound, *stepper, ctx, fixed_integration(plan.t0, plan.t_final, r.step.steps),
-                                Sampling{}, out.hooks());
+                                Sampling{.log = false}, out.hooks());
     if (timed) {
       res.phases["rhs"] = timed->rhs_seconds;
       res.phases["algebra"] = res.phases["integrate"] - timed->rhs_seconds;

@@ -63,7 +63,7 @@ for ranks in 1 2; do
     else
       bad "$name: exit status $st (expected 0 or 4 with one 'I/O error' line): $out"
     fi
-    left=$(ls "$FS" | grep -v -x -e res.h5 -e filler)
+    left=$(ls "$FS" | grep -v -x -e res.h5 -e res.h5.log -e filler)  # res.h5.log: the run log (README)
     [[ -z "$left" ]] && ok "$name: no temporary file" || bad "$name: left $left"
   done
 done

@@ -32,6 +32,10 @@ if [[ $st -eq 0 && -f "$array" && -f "$merge" ]]; then
     || missing+=" RUN_ARGS"
   grep -q "^liebench_launch()" "$array" || missing+=" liebench_launch"
   grep -qx -- "#SBATCH --partition=short" "$merge" || missing+=" merge:--partition"
+  for line in "--signal=B:USR1@120" "--requeue" "--open-mode=append"; do
+    grep -qx -- "#SBATCH $line" "$array" || missing+=" $line"
+  done
+  grep -q "^liebench_checkpointed()" "$array" || missing+=" liebench_checkpointed"
   [[ -z "$missing" ]] && ok "dry run: #SBATCH lines and variables present" || bad "dry run: missing$missing"
   bash -n "$array" && bash -n "$merge" && ok "rendered scripts parse (bash -n)" || bad "rendered scripts do not parse"
   [[ "$out" == *"--dependency=afterok:"* ]] && ok "dry run prints the dependent merge" || bad "dry run: $out"
@@ -53,7 +57,22 @@ else
   bad "scaling dry run: $out"
 fi
 
+out=$("${SUBMIT[@]}" "$CONV" dry0.h5 --signal-lead 0 --dry-run 2>/dev/null)
+array=$(awk 'NR == 1 { print $NF }' <<< "$out")
+if [[ -f "$array" ]]; then
+  grep -qE '^#SBATCH --(signal|requeue)' "$array" && bad "--signal-lead 0 still renders --signal/--requeue" ||
+    ok "--signal-lead 0: no --signal, no --requeue"
+  rm -rf "$(dirname "$array")"
+else
+  bad "--signal-lead 0 dry run: $out"
+fi
+
 # ---- bad arguments: exit status 2 and a message naming the problem
+expect_status "--signal-lead x" 2 "option --signal-lead has value 'x'" "${SUBMIT[@]}" "$CONV" x.h5 --signal-lead x --dry-run
+# no binary given: never a guess inside the sources (issue 17: <source>/build/liebench)
+expect_status "no --liebench, no LIEBENCH" 2 "no liebench binary given" \
+  env -u LIEBENCH "$SRC/slurm/submit.sh" "$CONV" x.h5 --dry-run
+expect_status "LIEBENCH from the environment" 0 "" env LIEBENCH="$LB" "$SRC/slurm/submit.sh" "$CONV" x.h5 --dry-run
 expect_status "usage" 2 "usage" "${SUBMIT[@]}" "$CONV"
 expect_status "--parts 0" 2 "option --parts has value '0'" "${SUBMIT[@]}" "$CONV" x.h5 --parts 0 --dry-run
 expect_status "--ntasks x" 2 "option --ntasks has value 'x'" "${SUBMIT[@]}" "$CONV" x.h5 --ntasks x --dry-run
@@ -81,12 +100,12 @@ expect_status "missing binary" 2 "not executable" "$SRC/slurm/submit.sh" "$CONV"
   && ok "--local, 3 parts x 2 ranks" || bad "--local: $(cat loc.stderr)"
 "$LB" report loc.h5 >loc.md 2>&1; cmp -s loc.md single.md && cmp -s loc.md loc.stdout \
   && ok "--local: merged report == one mpirun -n 2 run (and printed)" || bad "--local report differs: $(diff loc.md single.md | head)"
-[[ "$(ls loc.parts)" == $'part_1of3.h5\npart_2of3.h5\npart_3of3.h5' && -s loc.slurm/study_array.sbatch \
+[[ "$(ls loc.parts)" == $'part_1of3.h5\npart_1of3.h5.log\npart_2of3.h5\npart_2of3.h5.log\npart_3of3.h5\npart_3of3.h5.log' && -s loc.slurm/study_array.sbatch \
   && -s loc.slurm/merge.sbatch && -s loc.slurm/submit.txt && -s loc.slurm/logs/local_array_2.log ]] \
   && ok "--local keeps parts, scripts and logs" || bad "--local files: $(ls loc.parts loc.slurm)"
 expect_status "--local again without --force" 2 "exists; add --force" "${SUBMIT[@]}" "$CONV" loc.h5 --local -- "${ARGS[@]}"
 "${SUBMIT[@]}" "$CONV" loc.h5 --parts 2 --local --force -- "${ARGS[@]}" >/dev/null 2>&1 \
-  && [[ "$(ls loc.parts)" == $'part_1of2.h5\npart_2of2.h5' ]] && "$LB" report loc.h5 | cmp -s - single.md \
+  && [[ "$(ls loc.parts)" == $'part_1of2.h5\npart_1of2.h5.log\npart_2of2.h5\npart_2of2.h5.log' ]] && "$LB" report loc.h5 | cmp -s - single.md \
   && ok "--force replaces the parts of the earlier submission" || bad "--force: $(ls loc.parts)"
 "${SUBMIT[@]}" "$CONV" fail.h5 --parts 2 --local --no-check -- --methods=no_such_method >/dev/null 2>fail.stderr
 st=$?
@@ -111,5 +130,43 @@ expect_status "study_array.sbatch: task outside the parts" 2 "does not name one 
 expect_status "scaling_array.sbatch: bad layout" 2 "is not RANKSxTHREADS" \
   env EXP="$SCALE" OUT="$PWD/hs.h5" LIEBENCH="$LB" LAYOUTS="1x1 2" LIEBENCH_TASK_ID=1 LIEBENCH_SLURM_DIR="$SRC/slurm" \
   bash "$SRC/slurm/scaling_array.sbatch"
+
+# ---- checkpoint forwarding outside SLURM: SIGUSR1 to the job script reaches the run through
+# mpirun (liebench_checkpointed), which checkpoints (exit 5); the same script again finishes it
+# with the bits of a direct run; merge.sbatch refuses to merge while a part has a checkpoint.
+cat > long.cfg <<'CFG'
+study = simulate
+model = nfold_pendulum
+methods = rkmk4
+steps = 200000
+t_final = 20
+sample_every = 1000
+log_every = 5000
+[nfold_pendulum]
+N = 16
+initial = paper
+CFG
+"$LB" run long.cfg -o long_direct.h5 -q || bad "direct long run"
+task=(env EXP="$PWD/long.cfg" OUT="$PWD/long.h5" LIEBENCH="$LB" PARTS=1 LIEBENCH_TASK_ID=0 LIEBENCH_NTASKS=1
+  LIEBENCH_SLURM_DIR="$SRC/slurm" bash "$SRC/slurm/study_array.sbatch")
+"${task[@]}" > task.log 2>&1 &  # (env execs bash: $! is the job script's shell)
+pid=$!
+for _ in $(seq 1 300); do grep -qE '^ +[1-9][0-9]* +[0-9]' task.log && break; sleep 0.05; done
+kill -USR1 $pid
+wait $pid; st=$?
+if [[ $st -eq 5 && -f long.parts/part_1of1.h5.ckpt.h5 && ! -f long.parts/part_1of1.h5 ]] &&
+    grep -q "forwarding SIGUSR1" task.log && grep -q "run the same script again" task.log; then
+  ok "SIGUSR1 to study_array.sbatch: forwarded through mpirun, checkpoint, exit 5"
+  expect_status "merge.sbatch refuses a part that is not finished" 1 "not finished" \
+    env OUT="$PWD/long.h5" LIEBENCH="$LB" LIEBENCH_SLURM_DIR="$SRC/slurm" bash "$SRC/slurm/merge.sbatch"
+  [[ ! -e long.h5 ]] || bad "merge.sbatch wrote long.h5 from an unfinished part"
+  "${task[@]}" > task2.log 2>&1 && OUT="$PWD/long.h5" LIEBENCH="$LB" LIEBENCH_SLURM_DIR="$SRC/slurm" \
+    bash "$SRC/slurm/merge.sbatch" > /dev/null 2>&1 || bad "continuing the task / merging: $(tail -n 3 task2.log)"
+  h5diff -q long.h5 long_direct.h5 /summary /summary && h5diff -q long.h5 long_direct.h5 /runs/run_00000/final_state \
+    /runs/run_00000/final_state && ok "continued task + merge: /summary and final state equal to the direct run's" ||
+    bad "continued result differs from the direct run"
+else
+  bad "SIGUSR1 to study_array.sbatch: exit $st; $(grep -v '^ ' task.log | tail -n 5)"
+fi
 
 finish

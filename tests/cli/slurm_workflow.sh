@@ -18,7 +18,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 set -o pipefail
 started=$SECONDS
-SUBMIT="$SRC/slurm/submit.sh"
+SUBMIT=("$SRC/slurm/submit.sh" --liebench "$LB")  # the binary of this build, never a guess
 LOCAL_SLURM="$SRC/scripts/slurm_local.sh"
 WAIT_TIMEOUT="${LIEBENCH_SLURM_TEST_TIMEOUT:-120}"
 
@@ -76,13 +76,13 @@ ARGS=(--methods=rkmk4,lie_euler_heun --steps=2^3..2^6 --reference.steps=1024)
 SCALING_ARGS=(--steps=2000)
 
 # ---- submit everything at once (the scheduler runs them on the node's cores as they free up)
-ids=$("$SUBMIT" "$EXP" conv.h5 --parts 3 --ntasks 2 --cpus-per-task 1 --time 5 -- "${ARGS[@]}") \
+ids=$("${SUBMIT[@]}" "$EXP" conv.h5 --parts 3 --ntasks 2 --cpus-per-task 1 --time 5 -- "${ARGS[@]}") \
   || bad "submit.sh convergence: exit status $?"
 read -r conv_array conv_merge <<< "$ids"
-ids=$("$SUBMIT" "$EX/frb_scaling.cfg" scaling.h5 --scaling --layouts "1x1 2x1 1x2" -- "${SCALING_ARGS[@]}") \
+ids=$("${SUBMIT[@]}" "$EX/frb_scaling.cfg" scaling.h5 --scaling --layouts "1x1 2x1 1x2" -- "${SCALING_ARGS[@]}") \
   || bad "submit.sh --scaling: exit status $?"
 read -r sc_array sc_merge <<< "$ids"
-ids=$("$SUBMIT" "$EXP" broken.h5 --parts 2 --no-check -- --methods=rkmk4,no_such_method) \
+ids=$("${SUBMIT[@]}" "$EXP" broken.h5 --parts 2 --no-check -- --methods=rkmk4,no_such_method) \
   || bad "submit.sh (failing parts): exit status $?"
 read -r bad_array bad_merge <<< "$ids"
 # the templates submitted by hand from the repository root, as slurm/README.md shows
