@@ -176,7 +176,7 @@ expect_status "existing output without --force" 2 "exists" "$LB" run chain_fixed
 compgen -G "quiet.h5.log.tmp.*" > /dev/null && bad "bad input left a temporary log"
 
 # failed runs (exit 3): the log is written and says so
-"$LB" run /dev/null --model=nfold_pendulum --study=simulate --method=lgvi --steps=10 --t_final=100 -o failed.h5 -q 2>/dev/null
+"$LB" run /dev/null --model=nfold_pendulum --study=simulate --methods=lgvi --steps=10 --t_final=100 -o failed.h5 -q 2>/dev/null
 st=$?
 [[ $st -eq 3 ]] && grep -q '^end: result written, runs failed: .*(exit status 3)' failed.h5.log &&
   grep -q '^run run_00000: failed: ' failed.h5.log && ok "failed run: exit 3, the log says failed" ||
