@@ -134,3 +134,27 @@ TEST(SpherePairsMpi, ImplicitFormRefusesSplitSpheres) {
   if (world.size() > 1) EXPECT_THROW(st->bind(*model, world), UsageError);
   else EXPECT_NO_THROW(st->bind(*model, world));
 }
+
+// A step too large for [L] (29) on one sphere only (magnet 0, on rank 0, spinning at 2000 rad/s:
+// |h w| = 2): every rank stops with the same NumericalError naming it (the ranks agree before
+// the collective gradient; none waits for the others).
+TEST(SpherePairsMpi, ExplicitViFailsTogetherOnEveryRank) {
+  par::Context world(MPI_COMM_WORLD, true);
+  auto model = magnets(world);
+  std::vector<double> y(model->space().state_size());
+  model->initial_state(y.data());
+  if (model->global_offset() == 0) y[3] = 0.0, y[4] = 2000.0, y[5] = 0.0;
+  auto st = make_stepper("lgvi_explicit", Config::from_pairs({}), *model);
+  st->bind(*model, world);
+  FixedStepOptions opt;
+  opt.h = 1e-3;
+  opt.steps = 10;
+  std::string what;
+  try {
+    integrate_fixed(*st, y.data(), opt, nullptr);
+  } catch (const NumericalError& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("for sphere 0 at t = 0"), std::string::npos) << what;
+  EXPECT_EQ(world.max(what.empty() ? 1.0 : 0.0), 0.0) << "some rank did not stop";
+}
