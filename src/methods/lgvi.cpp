@@ -62,10 +62,14 @@ void LgviStepper::bind(Model& model, par::Context& ctx) {
     }
     active_ = local == n_;
   }
-  M_.assign(n_ * n_, 0.0);
-  for (std::size_t i = 0; i < n_; ++i)
-    for (std::size_t j = 0; j < n_; ++j)
-      if (!distributed_ || i == j) M_[i * n_ + j] = lag_->inertia(offset_ + i, offset_ + j);
+  // The dense n x n inertia only on one rank (a distributed model may be large: diagonal only).
+  M_.assign(distributed_ ? 0 : n_ * n_, 0.0);
+  Mdiag_.assign(n_, 0.0);
+  for (std::size_t i = 0; i < n_; ++i) {
+    Mdiag_[i] = lag_->inertia(offset_ + i, offset_ + i);
+    if (!distributed_)
+      for (std::size_t j = 0; j < n_; ++j) M_[i * n_ + j] = lag_->inertia(i, j);
+  }
   for (auto* v : {&q_, &w_, &q1_, &w1_, &g_, &g1_, &d_, &f_, &q_cached_}) v->assign(3 * n_, 0.0);
   grad_valid_ = false;
 }
@@ -123,7 +127,7 @@ void LgviStepper::step(double t, double h, double* y) {
 void LgviStepper::step_explicit(double t, double h) {
   double bad = std::numeric_limits<double>::infinity(), bad_norm = 0.0;  // first sphere with |a_i| > 1
   for (std::size_t i = 0; i < n_; ++i) {
-    const double Mii = M_[i * n_ + i];
+    const double Mii = Mdiag_[i];
     const Vec3 q = CMap3(&q_[3 * i]), w = CMap3(&w_[3 * i]), dV = CMap3(&g_[3 * i]);
     const Vec3 a = h * w - (h * h / (2.0 * Mii)) * q.cross(dV);  // (29)
     const double aa = a.squaredNorm();
@@ -140,14 +144,16 @@ void LgviStepper::step_explicit(double t, double h) {
   }
   if (!std::isinf(bad)) {
     std::ostringstream os;
-    os << "method '" << info_.name << "': |h w - h^2/(2 M) q x dV/dq| = " << bad_norm << " > 1 for sphere "
-       << static_cast<std::size_t>(bad) << " at t = " << t << ", h = " << h
+    os << "method '" << info_.name << "': |h w - h^2/(2 M) q x dV/dq| ";
+    if (std::isnan(bad_norm)) os << "> 1";  // the sphere is on another rank
+    else os << "= " << bad_norm << " > 1";
+    os << " for sphere " << static_cast<std::size_t>(bad) << " at t = " << t << ", h = " << h
        << " ([L] (29) has no solution); reduce the step size";
     throw NumericalError(os.str());
   }
   gradient(q1_, g1_);
   for (std::size_t i = 0; i < n_; ++i) {
-    const double c = h / (2.0 * M_[i * n_ + i]);
+    const double c = h / (2.0 * Mdiag_[i]);
     const Vec3 q = CMap3(&q_[3 * i]), q1 = CMap3(&q1_[3 * i]);
     Map3{&w1_[3 * i]} =
         CMap3(&w_[3 * i]) - c * q.cross(CMap3(&g_[3 * i])) - c * q1.cross(CMap3(&g1_[3 * i]));  // (30)

@@ -59,7 +59,8 @@ class LgviStepper final : public Stepper {
   bool distributed_ = false;  // explicit form on the local spheres of a distributed model
   std::size_t offset_ = 0;  // global index of the first local sphere (distributed_)
   const par::Context* ctx_ = nullptr;
-  std::vector<double> M_;   // n x n inertia, row-major
+  std::vector<double> M_;   // n x n inertia, row-major (not when distributed_)
+  std::vector<double> Mdiag_;  // M_ii
   std::vector<double> q_, w_, q1_, w1_, g_, g1_, d_, f_, q_cached_;
   bool grad_valid_ = false;
 };
