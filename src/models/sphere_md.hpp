@@ -42,6 +42,9 @@ class SphereMd final : public SpherePairModel {
   void trajectory_field(const std::string& name, const double* y, double* out) const override;
 
   void pair_row(std::size_t gi, const double* q_all, double grad[3], double& energy) const override;
+  /// V depends on the chord distances only: the angular momentum sum_i m q_i x q_i' is conserved
+  /// (and by the variational integrator exactly, up to round-off: [L] 3.4, discrete Noether).
+  bool rotation_invariant() const override { return true; }
 
   const SphereMdParameters& parameters() const { return p_; }
   double sigma() const { return sigma_; }

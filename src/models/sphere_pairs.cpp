@@ -120,12 +120,15 @@ void SpherePairModel::observables(double, const double* y, Observables& out) {
   std::vector<double> q(3 * nl);
   for (std::size_t i = 0; i < nl; ++i)
     for (int c = 0; c < 3; ++c) q[3 * i + c] = y[6 * i + c];
-  std::array<par::ExactSum, 2> sums;  // potential, kinetic
+  std::array<par::ExactSum, 5> sums;  // potential, kinetic, angular momentum (3)
   local_rows(q.data(), grad_.data(), &sums[0]);
   double unit = 0.0, tang = 0.0;
   for (std::size_t i = 0; i < nl; ++i) {
     const Vec3 qi = CMap3(y + 6 * i), wi = CMap3(y + 6 * i + 3);
-    sums[1].add(0.5 * inertia_ * wi.cross(qi).squaredNorm());
+    const Vec3 qdot = wi.cross(qi);
+    sums[1].add(0.5 * inertia_ * qdot.squaredNorm());
+    const Vec3 L = inertia_ * qi.cross(qdot);  // M_ii q_i x q_i'
+    for (int c = 0; c < 3; ++c) sums[2 + static_cast<std::size_t>(c)].add(L[c]);
     unit = nan_max(unit, std::fabs(1.0 - qi.squaredNorm()));
     tang = nan_max(tang, std::fabs(qi.dot(wi)));
   }
@@ -136,10 +139,19 @@ void SpherePairModel::observables(double, const double* y, Observables& out) {
   out.set("potential_energy", V);
   out.set("unit_norm_error", ctx_.max(unit));
   out.set("tangency_error", ctx_.max(tang));
+  if (rotation_invariant()) {
+    out.set("angular_momentum_x", sums[2].value());
+    out.set("angular_momentum_y", sums[3].value());
+    out.set("angular_momentum_z", sums[4].value());
+  }
 }
 
 std::vector<std::string> SpherePairModel::observable_names() const {
-  return {"total_energy", "kinetic_energy", "potential_energy", "unit_norm_error", "tangency_error"};
+  std::vector<std::string> names{"total_energy", "kinetic_energy", "potential_energy", "unit_norm_error",
+                                 "tangency_error"};
+  if (rotation_invariant())
+    for (const char* c : {"angular_momentum_x", "angular_momentum_y", "angular_momentum_z"}) names.push_back(c);
+  return names;
 }
 
 }  // namespace lie

@@ -96,6 +96,10 @@ class SpherePairModel : public Model, public SphereLagrangian {
   ///   grad = dV/dq_gi, energy = 1/2 sum_{j != gi} V_{gi j} (so that V = sum_i energy_i).
   virtual void pair_row(std::size_t gi, const double* q_all, double grad[3], double& energy) const = 0;
 
+  /// True if V(R q_1, ..., R q_n) = V(q) for every rotation R: the total angular momentum
+  /// sum_i M_ii q_i x q_i' is then conserved and reported (angular_momentum_{x,y,z}).
+  virtual bool rotation_invariant() const { return false; }
+
   std::size_t local_spheres() const { return range_.size(); }
   std::size_t n_spheres() const { return n_; }
 
