@@ -45,6 +45,14 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   write_tables "$h5" "$name"
   /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --tables "$ROOT/results/tables" \
     --formats png >/dev/null
+  # the suite beside the numbers the paper reports ('# paper:' lines of the experiment file)
+  if grep -q '^# paper:' "$cfg"; then
+    /usr/bin/python3 "$ROOT/studies/paper_table.py" "$cfg" "$h5" > "$ROOT/results/tables/$name.paper.md"
+  fi
+  # [L] Fig. 7 (kinetic energy over the faces of the icosphere) from the saved states
+  if grep -q '^model *= *sphere_md' "$cfg" && grep -q '^save_state *= *true' "$cfg"; then
+    /usr/bin/python3 "$ROOT/studies/plots/plot_sphere_md.py" "$h5" --out "$ROOT/results/plots" >/dev/null
+  fi
   record_time "$name" "$ms"
 done
 # Scaling studies (studies/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
@@ -86,6 +94,7 @@ index="$ROOT/results/tables/README.md"
   for md in "$ROOT"/results/tables/*.md; do
     name="$(basename "$md" .md)"
     [ "$name" = README ] && continue
+    case "$name" in *.paper) continue ;; esac
     cfg="$ROOT/experiments/$name.cfg"
     [ -f "$cfg" ] || cfg="$ROOT/studies/scaling/${name#scaling_}.cfg"
     title="$(sed -n 's/^title *= *//p' "$cfg" 2>/dev/null | head -1)"
@@ -94,6 +103,7 @@ index="$ROOT/results/tables/README.md"
     for c in "$ROOT"/results/tables/"$name".*.csv; do
       [ -f "$c" ] && c="$(basename "$c")" && t="${c#"$name".}" && csv+=" [${t%.csv} csv]($c)"
     done
+    [ -f "$ROOT/results/tables/$name.paper.md" ] && csv+=" [beside the paper]($name.paper.md)"
     printf '| `%s` | %s | [md](%s.md) [tex](%s.tex)%s | %s |\n' "$name" "$title" "$name" "$name" "$csv" "${wall:--}"
   done
 } > "$index"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "groups/so3.hpp"
@@ -38,28 +39,44 @@ void LgviStepper::bind(Model& model, par::Context& ctx) {
     throw UsageError("method '" + info_.name + "' expects the state of model '" + model.name() +
                      "' to be one block of (q, w) in TS^2 (factor se3_on_ts2)");
   n_ = lag_->sphere_count();
+  ctx_ = &ctx;
   const std::size_t local = blocks[0].count;
-  const double holders = ctx.sum(local > 0 ? 1.0 : 0.0);
-  if (!(local == 0 || local == n_) || holders != 1.0) {
-    std::ostringstream os;
-    os << "method '" << info_.name << "' needs all " << n_ << " spheres of model '" << model.name()
-       << "' on one rank (it solves dense 3n x 3n systems), but they are split over " << holders
-       << " of " << ctx.size() << " ranks; run it with 1 rank";
-    throw UsageError(os.str());
-  }
+  offset_ = 0;
+  distributed_ = explicit_ && lag_->distributed_gradient();
   if (explicit_ && !lag_->diagonal_inertia())
     throw UsageError("method '" + info_.name + "' ([L] Corollary 3) needs a diagonal inertia M_ij = 0 (i != j); model '" +
                      model.name() + "' couples the spheres through the kinetic energy: use method lgvi");
-  active_ = local == n_;
-  M_.assign(n_ * n_, 0.0);
-  for (std::size_t i = 0; i < n_; ++i)
-    for (std::size_t j = 0; j < n_; ++j) M_[i * n_ + j] = lag_->inertia(i, j);
+  if (distributed_) {
+    // [L] (29)-(30) update each sphere from its own dV/dq_i: every rank steps its own spheres.
+    offset_ = model.global_offset();
+    n_ = local;
+    active_ = true;
+  } else {
+    const double holders = ctx.sum(local > 0 ? 1.0 : 0.0);
+    if (!(local == 0 || local == n_) || holders != 1.0) {
+      std::ostringstream os;
+      os << "method '" << info_.name << "' needs all " << n_ << " spheres of model '" << model.name()
+         << "' on one rank (it solves dense 3n x 3n systems), but they are split over " << holders
+         << " of " << ctx.size() << " ranks; run it with 1 rank";
+      throw UsageError(os.str());
+    }
+    active_ = local == n_;
+  }
+  // The dense n x n inertia only on one rank (a distributed model may be large: diagonal only).
+  M_.assign(distributed_ ? 0 : n_ * n_, 0.0);
+  Mdiag_.assign(n_, 0.0);
+  for (std::size_t i = 0; i < n_; ++i) {
+    Mdiag_[i] = lag_->inertia(offset_ + i, offset_ + i);
+    if (!distributed_)
+      for (std::size_t j = 0; j < n_; ++j) M_[i * n_ + j] = lag_->inertia(i, j);
+  }
   for (auto* v : {&q_, &w_, &q1_, &w1_, &g_, &g1_, &d_, &f_, &q_cached_}) v->assign(3 * n_, 0.0);
   grad_valid_ = false;
 }
 
 void LgviStepper::gradient(const std::vector<double>& q, std::vector<double>& g) {
-  lag_->potential_gradient(q.data(), g.data());
+  if (distributed_) lag_->local_potential_gradient(q.data(), g.data());  // collective
+  else lag_->potential_gradient(q.data(), g.data());
   ++counters_.rhs;
 }
 
@@ -78,7 +95,8 @@ void LgviStepper::rebuild_cache(double t, const double* y) {
   if (!active_) return;
   for (std::size_t i = 0; i < n_; ++i)
     for (int c = 0; c < 3; ++c) q_cached_[3 * i + c] = y[6 * i + c];
-  lag_->potential_gradient(q_cached_.data(), g_.data());
+  if (distributed_) lag_->local_potential_gradient(q_cached_.data(), g_.data());  // collective
+  else lag_->potential_gradient(q_cached_.data(), g_.data());
   grad_valid_ = true;
 }
 
@@ -91,7 +109,9 @@ void LgviStepper::step(double t, double h, double* y) {
       w_[3 * i + c] = y[6 * i + 3 + c];
     }
   // dV/dq at q_k: reuse the value computed at the end of the previous step.
-  if (!(grad_valid_ && std::memcmp(q_.data(), q_cached_.data(), q_.size() * sizeof(double)) == 0)) gradient(q_, g_);
+  bool reuse = grad_valid_ && std::memcmp(q_.data(), q_cached_.data(), q_.size() * sizeof(double)) == 0;
+  if (distributed_) reuse = ctx_->min(reuse ? 1.0 : 0.0) == 1.0;  // the gradient is collective: decide together
+  if (!reuse) gradient(q_, g_);
   if (explicit_) step_explicit(t, h);
   else step_implicit(t, h);
   q_cached_ = q1_;
@@ -105,22 +125,35 @@ void LgviStepper::step(double t, double h, double* y) {
 }
 
 void LgviStepper::step_explicit(double t, double h) {
+  double bad = std::numeric_limits<double>::infinity(), bad_norm = 0.0;  // first sphere with |a_i| > 1
   for (std::size_t i = 0; i < n_; ++i) {
-    const double Mii = M_[i * n_ + i];
+    const double Mii = Mdiag_[i];
     const Vec3 q = CMap3(&q_[3 * i]), w = CMap3(&w_[3 * i]), dV = CMap3(&g_[3 * i]);
     const Vec3 a = h * w - (h * h / (2.0 * Mii)) * q.cross(dV);  // (29)
     const double aa = a.squaredNorm();
     if (!(aa <= 1.0)) {
-      std::ostringstream os;
-      os << "method '" << info_.name << "': |h w - h^2/(2 M) q x dV/dq| = " << std::sqrt(aa) << " > 1 for sphere " << i
-         << " at t = " << t << ", h = " << h << " ([L] (29) has no solution); reduce the step size";
-      throw NumericalError(os.str());
+      if (std::isinf(bad)) bad = static_cast<double>(offset_ + i), bad_norm = std::sqrt(aa);
+      continue;
     }
     Map3{&q1_[3 * i]} = a.cross(q) + std::sqrt(1.0 - aa) * q;
   }
+  if (distributed_) {  // agree before the collective gradient, so that every rank stops together
+    const double first = ctx_->min(bad);
+    if (first != bad) bad_norm = std::numeric_limits<double>::quiet_NaN();
+    bad = first;
+  }
+  if (!std::isinf(bad)) {
+    std::ostringstream os;
+    os << "method '" << info_.name << "': |h w - h^2/(2 M) q x dV/dq| ";
+    if (std::isnan(bad_norm)) os << "> 1";  // the sphere is on another rank
+    else os << "= " << bad_norm << " > 1";
+    os << " for sphere " << static_cast<std::size_t>(bad) << " at t = " << t << ", h = " << h
+       << " ([L] (29) has no solution); reduce the step size";
+    throw NumericalError(os.str());
+  }
   gradient(q1_, g1_);
   for (std::size_t i = 0; i < n_; ++i) {
-    const double c = h / (2.0 * M_[i * n_ + i]);
+    const double c = h / (2.0 * Mdiag_[i]);
     const Vec3 q = CMap3(&q_[3 * i]), q1 = CMap3(&q1_[3 * i]);
     Map3{&w1_[3 * i]} =
         CMap3(&w_[3 * i]) - c * q.cross(CMap3(&g_[3 * i])) - c * q1.cross(CMap3(&g1_[3 * i]));  // (30)

@@ -19,8 +19,11 @@
 //   w_{k+1,i} = w_i - h/(2 M_ii) q_i x dV/dq_i(q_k) - h/(2 M_ii) q_{k+1,i} x dV/dq_i(q_{k+1});
 // |a_i| > 1 (no rotation solves (26): the step is far too large) is a NumericalError.
 //
-// Both are second order, symplectic and preserve |q_i| = 1 to round-off. They need all spheres
-// on one rank (UsageError otherwise); the other ranks hold none and idle.
+// Both are second order, symplectic and preserve |q_i| = 1 to round-off. `lgvi` needs all spheres
+// on one rank (UsageError otherwise); the other ranks hold none and idle. `lgvi_explicit` on a
+// model with SphereLagrangian::distributed_gradient() runs on the spheres of each rank, the only
+// communication being inside the model's local_potential_gradient (the pair models,
+// sphere_pairs.hpp); on other models it runs like `lgvi`, on one rank.
 #include <vector>
 
 #include "methods/implicit_solve.hpp"
@@ -51,9 +54,13 @@ class LgviStepper final : public Stepper {
   bool explicit_;
   ImplicitSolveOptions opt_;
   SphereLagrangian* lag_ = nullptr;
-  std::size_t n_ = 0;       // spheres
-  bool active_ = false;     // this rank holds the spheres
-  std::vector<double> M_;   // n x n inertia, row-major
+  std::size_t n_ = 0;       // spheres (local ones when distributed_)
+  bool active_ = false;     // this rank holds the spheres (or its part of them, distributed_)
+  bool distributed_ = false;  // explicit form on the local spheres of a distributed model
+  std::size_t offset_ = 0;  // global index of the first local sphere (distributed_)
+  const par::Context* ctx_ = nullptr;
+  std::vector<double> M_;   // n x n inertia, row-major (not when distributed_)
+  std::vector<double> Mdiag_;  // M_ii
   std::vector<double> q_, w_, q1_, w1_, g_, g1_, d_, f_, q_cached_;
   bool grad_valid_ = false;
 };

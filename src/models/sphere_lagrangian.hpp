@@ -6,8 +6,12 @@
 // A model exposing it sets ModelCapabilities::sphere_lagrangian and derives from this class
 // (the stepper finds it with dynamic_cast).
 //
-// The variational integrators solve dense 3n x 3n systems; they run with all spheres on one
-// rank (the methods reject distributed runs with a clear message).
+// The implicit variational integrator solves dense 3n x 3n systems; it runs with all spheres on
+// one rank (distributed runs are rejected with a clear message). The explicit one ([L] Corollary
+// 3) updates each sphere from its own dV/dq_i: a model whose spheres are split over ranks
+// (distributed_gradient() = true, sphere i local on the rank with global_offset() <= i <
+// global_offset() + local count) provides local_potential_gradient, and lgvi_explicit runs
+// distributed on it.
 #include <cstddef>
 
 namespace lie {
@@ -25,6 +29,10 @@ class SphereLagrangian {
   virtual double potential(const double* q) const = 0;
   /// dV/dq_i (3n doubles), the Euclidean gradient in R^(3n).
   virtual void potential_gradient(const double* q, double* dVdq) const = 0;
+  /// True if the spheres are split over ranks and local_potential_gradient is implemented.
+  virtual bool distributed_gradient() const { return false; }
+  /// dV/dq_i of this rank's spheres from their q_i (3 doubles each). Collective.
+  virtual void local_potential_gradient(const double* q_local, double* dVdq_local) {}
 };
 
 }  // namespace lie
