@@ -34,6 +34,10 @@ const bool kKeys = declare_options({
     {"elastic_rod.initial", OptionType::Choice, "paper",
      "paper: q_i = e1, w_5 = (0, 0, 10) rad/s ([L] Example 4); random: q_i near q_0, w_i tangent (Gaussian, seed)",
      {"paper", "random"}, "elastic_rod"},
+    {"elastic_rod.formulation", OptionType::Choice, "angular_velocity",
+     "angular_velocity: state (q_i, w_i), [L] (10)-(11), every method; second_order: state (q_i, q_i') in R^6n "
+     "integrating [L] (36), the equations of [L]'s RK45 baseline (classical methods only)",
+     {"angular_velocity", "second_order"}, "elastic_rod"},
     {"elastic_rod.seed", OptionType::NonNegativeInt, "1", "seed of the random initial state", {}, "elastic_rod"},
 });
 
@@ -62,7 +66,10 @@ ElasticRod::ElasticRod(ElasticRodParameters p, const par::Context* ctx)
       else
         M_(ia, ib) = (dn - top - 0.5) * u;  // (m_j/2 + sum_{k>j} m_k) l_i l_j
     }
-  space_.add(FactorKind::SE3OnTS2, owner_.local(n), "elements");
+  if (p_.formulation == ElasticRodParameters::Formulation::AngularVelocity)
+    space_.add(FactorKind::SE3OnTS2, owner_.local(n), "elements");
+  else
+    space_.add(FactorKind::Translation3, owner_.local(2 * n), "elements");  // q_1, q_1', q_2, q_2', ...
 }
 
 std::unique_ptr<Model> ElasticRod::create(const Config& cfg, par::Context& ctx) {
@@ -72,6 +79,8 @@ std::unique_ptr<Model> ElasticRod::create(const Config& cfg, par::Context& ctx) 
   p.length = cfg.get_positive("elastic_rod.length");
   p.stiffness = cfg.get_nonnegative("elastic_rod.stiffness");
   p.gravity = cfg.get_nonnegative("elastic_rod.gravity");
+  if (cfg.get_choice("elastic_rod.formulation", {"angular_velocity", "second_order"}) == "second_order")
+    p.formulation = ElasticRodParameters::Formulation::SecondOrder;
   const auto wall = cfg.get_double_list("elastic_rod.wall");
   if (wall.size() != 3 || std::fabs(Vec3(wall[0], wall[1], wall[2]).squaredNorm() - 1.0) > 1e-12)
     throw UsageError("key 'elastic_rod.wall' needs a unit vector of 3 values (the clamped element's direction), e.g. "
@@ -100,7 +109,7 @@ std::unique_ptr<Model> ElasticRod::create(const Config& cfg, par::Context& ctx) 
 
 ModelCapabilities ElasticRod::capabilities() const {
   ModelCapabilities c;
-  c.sphere_lagrangian = true;
+  c.sphere_lagrangian = p_.formulation == ElasticRodParameters::Formulation::AngularVelocity;
   return c;
 }
 
@@ -138,10 +147,29 @@ void ElasticRod::potential_gradient(const double* q, double* dVdq) const {
 
 void ElasticRod::initial_state(double* y) const {
   if (!owner_.owns()) return;
+  const bool second = p_.formulation == ElasticRodParameters::Formulation::SecondOrder;
   for (std::size_t i = 0; i < p_.n; ++i) {
     Map3{y + 6 * i} = p_.q0[i];
-    Map3{y + 6 * i + 3} = p_.w0[i];
+    Map3{y + 6 * i + 3} = second ? Vec3(p_.w0[i].cross(p_.q0[i])) : p_.w0[i];  // q' = w x q
   }
+}
+
+void ElasticRod::paper_accelerations(const double* q, const double* qdot, double* qddot) {
+  const std::size_t n = p_.n;
+  potential_gradient(q, dV_.data());
+  // [L] (36) (= (8)): [M_ii I, -M_ij q^_i q^_i] q'' = [-M_ii (q_i'.q_i') q_i + q^_i^2 dV/dq_i]
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto ri = static_cast<Eigen::Index>(3 * i);
+    const Vec3 qi = CMap3(q + 3 * i), vi = CMap3(qdot + 3 * i);
+    const Mat3 hh = so3::hat(qi) * so3::hat(qi);
+    for (std::size_t j = 0; j < n; ++j)
+      A_.block<3, 3>(ri, static_cast<Eigen::Index>(3 * j)) =
+          i == j ? Mat3(inertia(i, i) * Mat3::Identity()) : Mat3(-inertia(i, j) * hh);
+    b_.segment<3>(ri) = -inertia(i, i) * vi.squaredNorm() * qi + hh * Vec3(CMap3(&dV_[3 * i]));
+  }
+  dw_ = A_.partialPivLu().solve(b_);
+  if (!dw_.allFinite()) throw NumericalError("elastic_rod: the inertia system of [L] (36) is singular");
+  for (std::size_t k = 0; k < 3 * n; ++k) qddot[k] = dw_(static_cast<Eigen::Index>(k));
 }
 
 void ElasticRod::angular_accelerations(const double* y, double* dw) {
@@ -176,6 +204,17 @@ void ElasticRod::angular_accelerations(const double* y, double* dw) {
 void ElasticRod::vector_field(double, const double* y, double* xi) {
   ++n_rhs_;
   if (!owner_.owns()) return;
+  if (p_.formulation == ElasticRodParameters::Formulation::SecondOrder) {  // translations: y' = f
+    std::vector<double> v(3 * p_.n), a(3 * p_.n);
+    for (std::size_t i = 0; i < p_.n; ++i)
+      for (int c = 0; c < 3; ++c) q_[3 * i + c] = y[6 * i + c], v[3 * i + c] = y[6 * i + 3 + c];
+    paper_accelerations(q_.data(), v.data(), a.data());
+    for (std::size_t i = 0; i < p_.n; ++i) {
+      Map3{xi + 6 * i} = CMap3(&v[3 * i]);
+      Map3{xi + 6 * i + 3} = CMap3(&a[3 * i]);
+    }
+    return;
+  }
   std::vector<double> dw(3 * p_.n);
   angular_accelerations(y, dw.data());
   for (std::size_t i = 0; i < p_.n; ++i) {
@@ -184,7 +223,11 @@ void ElasticRod::vector_field(double, const double* y, double* xi) {
   }
 }
 
-void ElasticRod::ambient_field(double, const double* y, double* dy) {
+void ElasticRod::ambient_field(double t, const double* y, double* dy) {
+  if (p_.formulation == ElasticRodParameters::Formulation::SecondOrder) {
+    vector_field(t, y, dy);  // translations: psi_*(f) = f
+    return;
+  }
   ++n_rhs_;
   if (!owner_.owns()) return;
   std::vector<double> dw(3 * p_.n);
@@ -201,11 +244,12 @@ void ElasticRod::observables(double, const double* y, Observables& out) {
     const std::size_t n = p_.n;
     std::vector<Vec3> qdot(n);
     for (std::size_t i = 0; i < n; ++i) {
-      const Vec3 qi = CMap3(y + 6 * i), wi = CMap3(y + 6 * i + 3);
-      qdot[i] = wi.cross(qi);
+      const Vec3 qi = CMap3(y + 6 * i), x = CMap3(y + 6 * i + 3);
+      const bool second = p_.formulation == ElasticRodParameters::Formulation::SecondOrder;
+      qdot[i] = second ? x : Vec3(x.cross(qi));
       for (int c = 0; c < 3; ++c) q_[3 * i + c] = qi[c];
       unit = nan_max(unit, std::fabs(1.0 - qi.squaredNorm()));
-      tang = nan_max(tang, std::fabs(qi.dot(wi)));
+      tang = nan_max(tang, std::fabs(qi.dot(x)));  // q.w, or q.q' (second_order)
     }
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < n; ++j) T += 0.5 * inertia(i, j) * qdot[i].dot(qdot[j]);
@@ -236,7 +280,10 @@ void ElasticRod::trajectory_field(const std::string& name, const double* y, doub
     const Vec3 q = CMap3(y + 6 * i);
     end += le * q;
     if (name == "direction") Map3{out + 3 * i} = q;
-    else if (name == "angular_velocity") Map3{out + 3 * i} = CMap3(y + 6 * i + 3);
+    else if (name == "angular_velocity")
+      Map3{out + 3 * i} = p_.formulation == ElasticRodParameters::Formulation::SecondOrder
+                              ? Vec3(q.cross(Vec3(CMap3(y + 6 * i + 3))))
+                              : Vec3(CMap3(y + 6 * i + 3));
     else if (name == "position") Map3{out + 3 * i} = end;
     else throw std::logic_error("elastic_rod has no trajectory field '" + name + "'");
   }

@@ -22,11 +22,15 @@
 // Implements SphereLagrangian: the implicit variational integrator lgvi ([L] (22)-(28), the
 // paper's VI here; M is not diagonal, so lgvi_explicit refuses it). Owned by rank 0.
 //
-// Classical baselines (rk2, rk4, dopri54, ...) integrate [L] (10)-(11) literally in R^6n:
-// q_i' = w_i x q_i and w' from the system (11) evaluated at the (not unit) stage q. [L] states
-// its RK45 comparison for the second-order form (36) in (q, q'); on T(S^2)^n the two are the
-// same vector field ((36) is (8) with this M, and (11) is (8) written with q' = w x q), off it
-// they are different extensions (so RK unit-length errors are of the same order, not equal).
+// Formulations (key elastic_rod.formulation):
+//   angular_velocity (default): state (q_i, w_i), every method. Classical baselines (rk2, rk4,
+//     dopri54, ...) integrate [L] (10)-(11) literally in R^6n: q_i' = w_i x q_i and w' from the
+//     system (11) evaluated at the (not unit) stage q.
+//   second_order: state (q_i, q_i') in R^6n (two r3 factors per element, translations),
+//     f = (q', q'') with q'' from [L] (36) at any q -- the equations [L]'s RK45 comparison
+//     integrates: blocks M_ii I on the diagonal, -M_ij q^_i q^_i off it (as printed; this is (8)),
+//     right-hand side -M_ii (q_i'.q_i') q_i + q^_i^2 dV/dq_i. Classical methods only.
+//   On T(S^2)^n the two are the same vector field, off it different extensions.
 #include <Eigen/Core>
 #include <vector>
 
@@ -39,6 +43,8 @@ namespace lie {
 
 struct ElasticRodParameters {
   enum class Inertia { Printed, Physical };
+  enum class Formulation { AngularVelocity, SecondOrder };
+  Formulation formulation = Formulation::AngularVelocity;
   std::size_t n = 10;        // free elements (n + 1 with the clamped one)
   double mass = 0.055;       // m, total [kg]
   double length = 1.1;       // l, total [m]
@@ -78,6 +84,8 @@ class ElasticRod final : public Model, public SphereLagrangian {
 
   const ElasticRodParameters& parameters() const { return p_; }
   const Eigen::MatrixXd& inertia_matrix() const { return M_; }
+  /// q'' of [L] (36) at (q, q') (any q), 3n values.
+  void paper_accelerations(const double* q, const double* qdot, double* qddot);
   /// w' of [L] (11) at (q, w) (any q), 3n values.
   void angular_accelerations(const double* y, double* dw);
 

@@ -22,6 +22,10 @@ const bool kKeys = declare_options({
      "paper: the initial state of [L] Example 2 (n = 3); random: q_i uniform on S^2 with |q_i.q_j| < 0.9, w_i "
      "tangent (Gaussian, seed key)",
      {"paper", "random"}, "sphere_bodies"},
+    {"sphere_bodies.formulation", OptionType::Choice, "angular_velocity",
+     "angular_velocity: state (q_i, w_i), [L] (9)-(10), every method; second_order: state (q_i, q_i') in R^6n "
+     "integrating [L] (33), the equations of [L]'s RK2 baseline (classical methods only)",
+     {"angular_velocity", "second_order"}, "sphere_bodies"},
     {"sphere_bodies.seed", OptionType::NonNegativeInt, "1", "seed of the random initial state", {}, "sphere_bodies"},
 });
 
@@ -43,7 +47,10 @@ SphereBodies::SphereBodies(SphereBodiesParameters p, const par::Context* ctx)
     : p_(std::move(p)), owner_(ctx), q_(3 * p_.n), dV_(3 * p_.n) {
   if (p_.mass.size() != p_.n || p_.q0.size() != p_.n || p_.w0.size() != p_.n)
     throw std::logic_error("SphereBodiesParameters: mass, q0 and w0 need n entries");
-  space_.add(FactorKind::SE3OnTS2, owner_.local(p_.n), "bodies");
+  if (p_.formulation == SphereBodiesParameters::Formulation::AngularVelocity)
+    space_.add(FactorKind::SE3OnTS2, owner_.local(p_.n), "bodies");
+  else
+    space_.add(FactorKind::Translation3, owner_.local(2 * p_.n), "bodies");  // q_1, q_1', q_2, q_2', ...
 }
 
 std::unique_ptr<Model> SphereBodies::create(const Config& cfg, par::Context& ctx) {
@@ -59,6 +66,8 @@ std::unique_ptr<Model> SphereBodies::create(const Config& cfg, par::Context& ctx
   p.mass.assign(p.n, m[0]);
   if (m.size() == p.n) p.mass = m;
   p.gamma = cfg.get_double("sphere_bodies.gamma");
+  if (cfg.get_choice("sphere_bodies.formulation", {"angular_velocity", "second_order"}) == "second_order")
+    p.formulation = SphereBodiesParameters::Formulation::SecondOrder;
   if (cfg.get_choice("sphere_bodies.initial", {"paper", "random"}) == "paper") {
     if (p.n != 3)
       throw UsageError("key 'sphere_bodies.initial' has value 'paper', which is the state of 3 bodies, but "
@@ -84,7 +93,7 @@ std::unique_ptr<Model> SphereBodies::create(const Config& cfg, par::Context& ctx
 
 ModelCapabilities SphereBodies::capabilities() const {
   ModelCapabilities c;
-  c.sphere_lagrangian = true;
+  c.sphere_lagrangian = p_.formulation == SphereBodiesParameters::Formulation::AngularVelocity;
   return c;
 }
 
@@ -112,9 +121,20 @@ void SphereBodies::potential_gradient(const double* q, double* dVdq) const {
 
 void SphereBodies::initial_state(double* y) const {
   if (!owner_.owns()) return;
+  const bool second = p_.formulation == SphereBodiesParameters::Formulation::SecondOrder;
   for (std::size_t i = 0; i < p_.n; ++i) {
     Map3{y + 6 * i} = p_.q0[i];
-    Map3{y + 6 * i + 3} = p_.w0[i];
+    Map3{y + 6 * i + 3} = second ? Vec3(p_.w0[i].cross(p_.q0[i])) : p_.w0[i];  // q' = w x q
+  }
+}
+
+void SphereBodies::paper_accelerations(const double* q, const double* qdot, double* qddot) {
+  // [L] (33): m_i q_i'' = -m_i (q_i'.q_i') q_i - q_i x (q_i x gamma sum_{j != i} q_j / (1 - (q_i.q_j)^2)^(3/2)),
+  // where -gamma sum_j ... = dV/dq_i
+  potential_gradient(q, dV_.data());
+  for (std::size_t i = 0; i < p_.n; ++i) {
+    const Vec3 qi = CMap3(q + 3 * i), vi = CMap3(qdot + 3 * i), dV = CMap3(&dV_[3 * i]);
+    Map3{qddot + 3 * i} = -vi.squaredNorm() * qi + qi.cross(qi.cross(dV)) / p_.mass[i];
   }
 }
 
@@ -123,6 +143,17 @@ void SphereBodies::vector_field(double, const double* y, double* xi) {
   if (!owner_.owns()) return;
   for (std::size_t i = 0; i < p_.n; ++i)
     for (int c = 0; c < 3; ++c) q_[3 * i + c] = y[6 * i + c];
+  if (p_.formulation == SphereBodiesParameters::Formulation::SecondOrder) {  // translations: y' = f
+    std::vector<double> v(3 * p_.n), a(3 * p_.n);
+    for (std::size_t i = 0; i < p_.n; ++i)
+      for (int c = 0; c < 3; ++c) v[3 * i + c] = y[6 * i + 3 + c];
+    paper_accelerations(q_.data(), v.data(), a.data());
+    for (std::size_t i = 0; i < p_.n; ++i) {
+      Map3{xi + 6 * i} = CMap3(&v[3 * i]);
+      Map3{xi + 6 * i + 3} = CMap3(&a[3 * i]);
+    }
+    return;
+  }
   potential_gradient(q_.data(), dV_.data());
   for (std::size_t i = 0; i < p_.n; ++i) {
     Map3{xi + 6 * i} = CMap3(y + 6 * i + 3);              // u = w: q' = w x q
@@ -135,13 +166,15 @@ void SphereBodies::observables(double, const double* y, Observables& out) {
   Vec3 L = Vec3::Zero();
   if (owner_.owns()) {
     for (std::size_t i = 0; i < p_.n; ++i) {
-      const Vec3 qi = CMap3(y + 6 * i), wi = CMap3(y + 6 * i + 3);
-      const Vec3 qdot = wi.cross(qi);
+      const Vec3 qi = CMap3(y + 6 * i);
+      const bool second = p_.formulation == SphereBodiesParameters::Formulation::SecondOrder;
+      const Vec3 qdot = second ? Vec3(CMap3(y + 6 * i + 3)) : Vec3(Vec3(CMap3(y + 6 * i + 3)).cross(qi));
+      const Vec3 wi = second ? Vec3(qi.cross(qdot)) : Vec3(CMap3(y + 6 * i + 3));  // tangency: q.q' there
       for (int c = 0; c < 3; ++c) q_[3 * i + c] = qi[c];
       T += 0.5 * p_.mass[i] * qdot.squaredNorm();
       L += p_.mass[i] * qi.cross(qdot);
       unit = nan_max(unit, std::fabs(1.0 - qi.squaredNorm()));
-      tang = nan_max(tang, std::fabs(qi.dot(wi)));
+      tang = nan_max(tang, std::fabs(second ? qi.dot(qdot) : qi.dot(wi)));
     }
     V = potential(q_.data());
   }
@@ -169,7 +202,10 @@ void SphereBodies::trajectory_field(const std::string& name, const double* y, do
   if (!owner_.owns()) return;
   for (std::size_t i = 0; i < p_.n; ++i) {
     if (name == "position") Map3{out + 3 * i} = CMap3(y + 6 * i);
-    else if (name == "angular_velocity") Map3{out + 3 * i} = CMap3(y + 6 * i + 3);
+    else if (name == "angular_velocity")
+      Map3{out + 3 * i} = p_.formulation == SphereBodiesParameters::Formulation::SecondOrder
+                              ? Vec3(Vec3(CMap3(y + 6 * i)).cross(Vec3(CMap3(y + 6 * i + 3))))
+                              : Vec3(CMap3(y + 6 * i + 3));
     else throw std::logic_error("sphere_bodies has no trajectory field '" + name + "'");
   }
 }

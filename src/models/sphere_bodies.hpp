@@ -15,14 +15,16 @@
 // Implements SphereLagrangian (lgvi, and lgvi_explicit: [L] (29)-(30), the paper's VI here).
 // All bodies are owned by rank 0 (root_owned.hpp).
 //
-// Classical baselines (rk2, rk4, dopri54, ...) integrate Model::ambient_field = psi_*(f(y)) in
-// R^6n: q_i' = w_i x q_i, w_i' = -q_i x dV/dq_i / m_i at any q (|q_i| != 1 at RK stages), the
-// angular-velocity form [L] (9)-(10) of the same dynamics. [L] states its RK2 comparison for
-// the second-order form (33) in (q, q'); on T(S^2)^n both are the same vector field (the state
-// (q, w) carries w = q x q', q' = w x q), off it they are different extensions, so RK numbers
-// off the manifold (unit-length error) are of the same order but not bit-for-bit [L]'s.
-// tests/unit/test_sphere_bodies.cpp checks the field against an independent implementation
-// of (33) and measures RK2 on (33) itself beside the suite's rk2.
+// Formulations (key sphere_bodies.formulation):
+//   angular_velocity (default): state (q_i, w_i) in TS^2, factor se3_on_ts2, every method. The
+//     classical baselines (rk2, rk4, dopri54, ...) then integrate Model::ambient_field =
+//     psi_*(f(y)) in R^6n: q_i' = w_i x q_i, w_i' = -q_i x dV/dq_i / m_i at any q, [L] (9)-(10).
+//   second_order: state (q_i, q_i') in R^6n (two r3 factors per body, translations), f = (q', q'')
+//     with q'' from [L] (33) at any q: the equations [L]'s RK2 comparison integrates. Classical
+//     methods only (the variational integrators refuse it; projection is a no-op there).
+//   On T(S^2)^n both are the same vector field; off it they are different extensions, and RK2
+//   differs a lot: on the paper's run (h = 1e-3) Heun on (33) has a 10x larger energy error and
+//   a ~500x larger unit-length error than Heun on (9)-(10) (tests/unit/test_sphere_bodies.cpp).
 #include <vector>
 
 #include "groups/so3.hpp"
@@ -33,6 +35,8 @@
 namespace lie {
 
 struct SphereBodiesParameters {
+  enum class Formulation { AngularVelocity, SecondOrder };
+  Formulation formulation = Formulation::AngularVelocity;
   std::size_t n = 3;
   std::vector<double> mass{1.0, 1.0, 1.0};  // m_i
   double gamma = 1.0;                       // strength of the potential
@@ -67,6 +71,8 @@ class SphereBodies final : public Model, public SphereLagrangian {
   void potential_gradient(const double* q, double* dVdq) const override;
 
   const SphereBodiesParameters& parameters() const { return p_; }
+  /// q_i'' of [L] (33) at (q, q') (any q), 3n values.
+  void paper_accelerations(const double* q, const double* qdot, double* qddot);
 
  private:
   SphereBodiesParameters p_;
