@@ -43,6 +43,8 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   if [ "$st" = 3 ]; then failed_experiments+=("$name"); elif [ "$st" != 0 ]; then exit "$st"; fi
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   write_tables "$h5" "$name"
+  # [L] experiments: the suite's numbers beside the paper's (NAME.paper.csv, a section appended to NAME.md)
+  /usr/bin/python3 "$ROOT/studies/tables/paper_numbers.py" "$h5" "$name" "$ROOT/results/tables"
   /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --formats png >/dev/null
   record_time "$name" "$ms"
 done
