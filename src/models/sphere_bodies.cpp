@@ -29,16 +29,12 @@ const bool kKeys = declare_options({
     {"sphere_bodies.seed", OptionType::NonNegativeInt, "1", "seed of the random initial state", {}, "sphere_bodies"},
 });
 
-// 1 - (q_i.q_j)^2 at which V and dV/dq are evaluated; zero at a collision or an antipodal pair.
-double separation(const Vec3& a, const Vec3& b, std::size_t i, std::size_t j) {
-  const double x = a.dot(b), s = 1.0 - x * x;
-  if (!(s > 0.0)) {
-    std::ostringstream os;
-    os << "sphere_bodies: bodies " << i + 1 << " and " << j + 1 << " collide or are antipodal (q_i.q_j = " << x
-       << "); the potential is singular there";
-    throw NumericalError(os.str());
-  }
-  return s;
+// 1 - (q_i.q_j)^2, zero at a collision or an antipodal pair, where V and dV/dq are singular:
+// the field is then inf/NaN and the study marks the run 'nonfinite'. No exception here: the
+// bodies live on rank 0 alone, and a throw on one rank would leave the others in a collective.
+double separation(const Vec3& a, const Vec3& b) {
+  const double x = a.dot(b);
+  return 1.0 - x * x;
 }
 
 }  // namespace
@@ -102,7 +98,7 @@ double SphereBodies::potential(const double* q) const {
   for (std::size_t i = 0; i < p_.n; ++i)
     for (std::size_t j = i + 1; j < p_.n; ++j) {
       const Vec3 a = CMap3(q + 3 * i), b = CMap3(q + 3 * j);
-      V -= p_.gamma * a.dot(b) / std::sqrt(separation(a, b, i, j));  // each pair twice in [L]'s sum, times 1/2
+      V -= p_.gamma * a.dot(b) / std::sqrt(separation(a, b));  // each pair twice in [L]'s sum, times 1/2
     }
   return V;
 }
@@ -112,7 +108,7 @@ void SphereBodies::potential_gradient(const double* q, double* dVdq) const {
   for (std::size_t i = 0; i < p_.n; ++i)
     for (std::size_t j = i + 1; j < p_.n; ++j) {
       const Vec3 a = CMap3(q + 3 * i), b = CMap3(q + 3 * j);
-      const double s = separation(a, b, i, j);
+      const double s = separation(a, b);
       const double c = p_.gamma / (s * std::sqrt(s));  // d/dx [x / sqrt(1 - x^2)] = (1 - x^2)^(-3/2)
       Map3{dVdq + 3 * i} -= c * b;
       Map3{dVdq + 3 * j} -= c * a;

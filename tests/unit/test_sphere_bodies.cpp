@@ -272,9 +272,12 @@ TEST(SphereBodies, ClearErrors) {
   EXPECT_THROW(make(ctx, {{"sphere_bodies.mass", "1, 2"}}), UsageError);
   EXPECT_THROW(make(ctx, {{"sphere_bodies.mass", "-1"}}), UsageError);
   SphereBodiesParameters p;
-  p.q0[1] = p.q0[0];  // two bodies at the same place: V is singular
+  p.q0[1] = p.q0[0];  // two bodies at the same place: V is singular, the field not finite
   SphereBodies sb(p);
   std::vector<double> y(18), xi(18);
   sb.initial_state(y.data());
-  EXPECT_THROW(sb.vector_field(0.0, y.data(), xi.data()), NumericalError);
+  sb.vector_field(0.0, y.data(), xi.data());
+  bool finite = true;
+  for (double v : xi) finite = finite && std::isfinite(v);
+  EXPECT_FALSE(finite);
 }
