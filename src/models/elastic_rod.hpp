@@ -31,6 +31,9 @@
 //     integrates: blocks M_ii I on the diagonal, -M_ij q^_i q^_i off it (as printed; this is (8)),
 //     right-hand side -M_ii (q_i'.q_i') q_i + q^_i^2 dV/dq_i. Classical methods only.
 //   On T(S^2)^n the two are the same vector field, off it different extensions.
+// Measured (tests/unit/test_elastic_rod.cpp, results/tables/L_ex4_*): with the printed M, lgvi at
+// h = 1e-4 gives a mean |E_k - E_0| of 1.333e-6 Nm over T = 3 ([L]: 1.4310e-6). A singular
+// inertia system gives a non-finite field (the study reports 'nonfinite'; no throw on rank 0 alone).
 #include <Eigen/Core>
 #include <vector>
 
