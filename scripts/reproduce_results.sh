@@ -53,6 +53,8 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   if grep -q '^model *= *sphere_md' "$cfg" && grep -q '^save_state *= *true' "$cfg"; then
     /usr/bin/python3 "$ROOT/studies/plots/plot_sphere_md.py" "$h5" --out "$ROOT/results/plots" >/dev/null
   fi
+  # [L] experiments: the suite's numbers beside the paper's (NAME.paper.csv, a section appended to NAME.md)
+  /usr/bin/python3 "$ROOT/studies/tables/paper_numbers.py" "$h5" "$name" "$ROOT/results/tables"
   record_time "$name" "$ms"
 done
 # Scaling studies (studies/scaling/*.cfg): one mpirun per ranks x threads layout, merged.

@@ -1,6 +1,6 @@
-// The small systems (free rigid body, heavy top, spring-connected pendula) are owned by rank 0
-// (models/root_owned.hpp): every layout of ranks x threads must give bitwise the numbers of a
-// serial run, on every rank. The variational integrators need all spheres on one rank and say
+// The small systems (free rigid body, heavy top, spring-connected pendula, bodies on the sphere,
+// elastic rod) are owned by rank 0 (models/root_owned.hpp): every layout of ranks x threads
+// must give bitwise the numbers of a serial run, on every rank. The variational integrators need all spheres on one rank and say
 // so when a model splits them.
 #include <gtest/gtest.h>
 
@@ -88,6 +88,10 @@ TEST(RigidRanks, SmallModelsGiveTheSerialNumbersOnEveryLayout) {
       {{{"model", "spring_pendula"}}, "lgvi_explicit"},
       {{{"model", "spring_pendula"}, {"spring_pendula.initial", "random"}}, "lgvi"},
       {{{"model", "spring_pendula"}}, "rkmk4"},
+      {{{"model", "sphere_bodies"}}, "lgvi_explicit"},
+      {{{"model", "sphere_bodies"}, {"sphere_bodies.formulation", "second_order"}}, "rk2"},
+      {{{"model", "elastic_rod"}, {"elastic_rod.stiffness", "1"}}, "lgvi"},
+      {{{"model", "elastic_rod"}, {"elastic_rod.stiffness", "1"}, {"elastic_rod.formulation", "second_order"}}, "rk4"},
   };
   par::Context world(MPI_COMM_WORLD), self(MPI_COMM_SELF);
   for (const ModelRun& r : runs) {
