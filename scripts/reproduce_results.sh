@@ -45,16 +45,13 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   write_tables "$h5" "$name"
   /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --tables "$ROOT/results/tables" \
     --formats png >/dev/null
-  # the suite beside the numbers the paper reports ('# paper:' lines of the experiment file)
-  if grep -q '^# paper:' "$cfg"; then
-    /usr/bin/python3 "$ROOT/studies/paper_table.py" "$cfg" "$h5" > "$ROOT/results/tables/$name.paper.md"
-  fi
+  # the suite beside the numbers the paper prints ('# paper:' lines of the experiment file):
+  # NAME.paper.md and NAME.paper.csv
+  /usr/bin/python3 "$ROOT/studies/tables/paper_table.py" "$cfg" "$h5" "$ROOT/results/tables"
   # [L] Fig. 7 (kinetic energy over the faces of the icosphere) from the saved states
   if grep -q '^model *= *sphere_md' "$cfg" && grep -q '^save_state *= *true' "$cfg"; then
     /usr/bin/python3 "$ROOT/studies/plots/plot_sphere_md.py" "$h5" --out "$ROOT/results/plots" >/dev/null
   fi
-  # [L] experiments: the suite's numbers beside the paper's (NAME.paper.csv, a section appended to NAME.md)
-  /usr/bin/python3 "$ROOT/studies/tables/paper_numbers.py" "$h5" "$name" "$ROOT/results/tables"
   record_time "$name" "$ms"
 done
 # Scaling studies (studies/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
