@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "methods/stepper.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/output.hpp"
 #include "studies/reference.hpp"
@@ -53,8 +54,11 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const StudyPlan plan = checked_plan(cfg, ctx, req);
   const std::string compare = cfg.was_set("adaptive.compare_method") ? cfg.get_string("adaptive.compare_method") : "";
   const bool by_rhs = cfg.get_string("adaptive.compare_cost") == "rhs";
+  Checkpointer ckpt(cfg, req, plan, ctx);
   StudyOutput out(plan, ctx, req, cfg);
-  ReferenceSolutions refs(plan, ctx, out);
+  ckpt.attach(out);
+  ReferenceSolutions refs(plan, ctx, out, &ckpt);
+  const auto progress = [&](double f) { out.progress().update(f); };
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
     const Config& pcfg = plan.point_configs[r.point];
@@ -67,7 +71,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     sampling.observables = true;
     sampling.every = static_cast<std::uint64_t>(pcfg.get_int("sample_every"));  // 0: t0 and T only
     const Integration integ = integration_for(plan, r, pcfg, stepper->info());
-    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, out.hooks());
+    const RunResult res = ckpt.execute(r.id, r.point, *model, *stepper, integ, sampling, out.hooks(), progress);
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res, stepper->info());
@@ -84,8 +88,8 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
           by_rhs ? std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(static_cast<double>(res.counters.rhs) /
                                                                                   stages)))
                  : std::max<std::int64_t>(1, static_cast<std::int64_t>(a.accepted));
-      const RunResult c = execute_run(*model, *cstep, ctx, fixed_integration(plan.t0, plan.t_final, n), Sampling{},
-                                      out.hooks());
+      const RunResult c = ckpt.execute(r.id + "/compare", r.point, *model, *cstep,
+                                        fixed_integration(plan.t0, plan.t_final, n), Sampling{}, out.hooks(), progress);
       row.set("compare_method", compare);
       row.set("compare_steps", n);
       row.set("compare_rhs_evaluations", static_cast<std::int64_t>(c.counters.rhs));
@@ -94,7 +98,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     }
     out.end_run(g, r, std::move(row));
   }
-  out.finish();
+  ckpt.complete([&] { out.finish(); });
 }
 
 }  // namespace

@@ -61,6 +61,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const auto chosen = chosen_observables(cfg);
   Checkpointer ckpt(cfg, req, plan, ctx);
   StudyOutput out(plan, ctx, req, cfg);
+  ckpt.attach(out);
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
     const Config& pcfg = plan.point_configs[r.point];
@@ -72,12 +73,8 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     sampling.observables = true;
     sampling.every = sample_stride(pcfg, r);
     const Integration integ = integration_for(plan, r, pcfg, stepper->info());
-    RunHooks hooks = out.hooks();
-    TimeSeries resumed_series;
-    const std::optional<RunResume> resume = ckpt.load(r, *model, resumed_series);
-    ckpt.attach(r, *model, hooks, [&](double f) { out.progress().update(f); });
-    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks, nullptr,
-                                      resume ? &*resume : nullptr, &resumed_series);
+    const RunResult res = ckpt.execute(r.id, r.point, *model, *stepper, integ, sampling, out.hooks(),
+                                       [&](double f) { out.progress().update(f); });
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res, stepper->info());
