@@ -190,6 +190,10 @@ Checkpointer::Checkpointer(const Config& cfg, const RunRequest& req, const Study
                      path_ + ")");
   last_time_ = wall_now();
   if (!active_) return;
+  // Checkpoint temporaries left by a SIGKILL while one was written (their process is gone).
+  if (ctx_.rank() == 0)
+    for (const auto& p : io::remove_stale_temporaries(path_))
+      std::fprintf(stderr, "liebench: removed %s, left by a killed run (its process is gone)\n", p.c_str());
   const std::string from = restart_.empty() ? path_ : restart_;
   if (file_exists(from)) load(from);
 }

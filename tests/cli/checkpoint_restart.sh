@@ -74,7 +74,7 @@ stop_once() {
   local out=$1; shift
   "$LB" "$@" -o "$out" "${PROGRESS[@]}" > run.log 2>&1 &
   local pid=$!
-  wait_for_percent run.log $pid "$(/usr/bin/python3 -c "import random; print(10 + 30 * random.random())")" && kill -TERM $pid
+  wait_for_percent run.log $pid "$(awk -v r="$RANDOM" 'BEGIN { print 10 + 30 * r / 32767 }')" && kill -TERM $pid
   wait $pid
 }
 
@@ -100,7 +100,7 @@ cp chain_fixed.cfg every.cfg; echo "checkpoint_every = 5000" | sed -i '1r /dev/s
 "$LB" run every.cfg -o every.h5 "${PROGRESS[@]}" > run.log 2>&1 &
 pid=$!
 for _ in $(seq 1 600); do [[ -e every.h5.ckpt.h5 ]] && break; sleep 0.05; done
-wait_for_percent run.log $pid "$(/usr/bin/python3 -c "import random; print(30 + 40 * random.random())")"
+wait_for_percent run.log $pid "$(awk -v r="$RANDOM" 'BEGIN { print 30 + 40 * r / 32767 }')"
 kill -KILL $pid; wait $pid
 if [[ -e every.h5.ckpt.h5 ]]; then
   ok "SIGKILL: periodic checkpoint present"

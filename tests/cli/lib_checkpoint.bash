@@ -28,7 +28,7 @@ last_percent() {
 wait_for_percent() {
   for _ in $(seq 1 1200); do
     kill -0 "$2" 2>/dev/null || return 1
-    /usr/bin/python3 -c "import sys; sys.exit(0 if float('$(last_percent "$1")') >= $3 else 1)" && return 0
+    awk -v a="$(last_percent "$1")" -v b="$3" 'BEGIN { exit !(a + 0 >= b + 0) }' && return 0
     sleep 0.05
   done
   return 2
@@ -36,7 +36,7 @@ wait_for_percent() {
 
 # random_target FROM: a percentage between FROM and FROM + 60% of what is left (uniform)
 random_target() {
-  /usr/bin/python3 -c "import random; f=float('$1'); print(round(f + (100 - f) * (0.02 + 0.58 * random.random()), 1))"
+  awk -v f="$1" -v r="$RANDOM" 'BEGIN { printf "%.1f\n", f + (100 - f) * (0.02 + 0.58 * r / 32767) }'
 }
 
 # stop_and_restart NAME OUT SIGNALS RUNNERS CMD...: runs `RUNNER CMD -o OUT` (no -q: progress is
@@ -47,7 +47,7 @@ random_target() {
 # failure) and a restart from the last periodic checkpoint. Sets STOPS (signals that landed).
 stop_and_restart() {
   local name=$1 out=$2; local -a sigs=($3) runners=($4); shift 4
-  local round=0 st pid sig ranks via target
+  local round=0 st pid sig ranks via target stale=""
   STOPS=0
   while (( round < 12 )); do
     ranks=${runners[$((round % ${#runners[@]}))]}
@@ -58,7 +58,7 @@ stop_and_restart() {
     if [[ -n "$sig" ]]; then
       target=$(random_target "${LAST_PCT:-0}")
       if wait_for_percent run.log $pid "$target"; then
-        sleep "$(/usr/bin/python3 -c "import random; print(0.05 * random.random())")"
+        sleep "$(awk -v r="$RANDOM" 'BEGIN { print 0.05 * r / 32767 }')"
         signal_ranks "$sig" $pid $via
       fi
     fi
@@ -73,11 +73,14 @@ stop_and_restart() {
     elif [[ "$sig" == KILL ]]; then
       STOPS=$((STOPS + 1))
       [[ -e "$out" ]] && { bad "$name: result file written by a killed run"; return 1; }
+      stale="$stale $(compgen -G "$out.tmp.*" | tr '\n' ' ')"  # SIGKILL cannot clean up
     elif [[ $st -eq 5 ]]; then
       STOPS=$((STOPS + 1))
       grep -q "checkpoint written to $out.ckpt.h5" run.log || { bad "$name: exit 5 without the checkpoint line: $(tail -3 run.log)"; return 1; }
       [[ -e "$out.ckpt.h5" ]] || bad "$name: exit 5 but no $out.ckpt.h5"
-      compgen -G "$out.tmp.*" > /dev/null && bad "$name: temporary result file left after exit 5"
+      for t in $(compgen -G "$out.tmp.*"); do
+        [[ " $stale " == *" $t "* ]] || bad "$name: temporary result file $t left after exit 5"
+      done
       [[ -e "$out" ]] && bad "$name: result file written by a stopped run"
     else
       bad "$name: exit status $st after SIG${sig:-none}: $(tail -5 run.log)"; return 1
