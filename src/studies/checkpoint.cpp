@@ -104,6 +104,60 @@ AdaptiveRecord read_record(hid_t g) {
   return a;
 }
 
+/// FNV-1a over bytes, continued from `h`: the checksums that tell a corrupt checkpoint (HDF5
+/// does not checksum raw data) from a good one.
+std::uint64_t fnv(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ULL) {
+  const auto* b = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ULL;
+  return h;
+}
+template <class T>
+std::uint64_t fnv(const std::vector<T>& v, std::uint64_t h) {
+  const std::uint64_t n = v.size();
+  return fnv(v.data(), v.size() * sizeof(T), fnv(&n, sizeof n, h));
+}
+
+/// Checksum of a state that does not depend on the layout: the sum over global rows of a hash
+/// of (row index, row values), each rank adding its own rows (rank 0 alone for replicated
+/// models). Collective.
+std::int64_t state_checksum(const Model& model, const par::Context& ctx, const double* y) {
+  const io::StateRows layout = io::state_rows(model, ctx);
+  const std::vector<double> rows = io::pack_rows(model, layout, y);
+  std::uint64_t sum = 0;
+  if (!layout.replicated || ctx.rank() == 0)
+    for (std::size_t r = 0; r < layout.local_rows; ++r) {
+      const std::uint64_t index = layout.row_offset + r;
+      sum += fnv(rows.data() + r * layout.cols, layout.cols * sizeof(double), fnv(&index, sizeof index));
+    }
+  std::uint64_t total = sum;
+  MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, ctx.comm());
+  return static_cast<std::int64_t>(total);
+}
+
+/// Checksum of the replicated numbers of an execution (scalars, time series, step record).
+std::int64_t data_checksum(const std::vector<double>& scalars, const TimeSeries& s, const AdaptiveRecord* a) {
+  std::uint64_t h = fnv(s.step, fnv(s.time, fnv(scalars, 0)));
+  for (const auto& v : s.values) h = fnv(v, h);
+  if (a) h = fnv(a->rejected_h, fnv(a->rejected_t, fnv(a->err, fnv(a->h, fnv(a->t, h)))));
+  return static_cast<std::int64_t>(h);
+}
+
+std::vector<double> finished_scalars(const RunResult& r) {
+  std::vector<double> v;
+  for (auto c : counters_vector(r.counters)) v.push_back(static_cast<double>(c));
+  for (char ch : r.status) v.push_back(ch);
+  return v;
+}
+
+std::vector<double> current_scalars(double t, std::uint64_t step, std::uint64_t calls, const StepCounters& c,
+                                    const AdaptiveState* a) {
+  std::vector<double> v = {t, static_cast<double>(step), static_cast<double>(calls)};
+  for (auto x : counters_vector(c)) v.push_back(static_cast<double>(x));
+  if (a) v.insert(v.end(), {a->h, static_cast<double>(a->samples), a->memory.err1, a->memory.err2, a->memory.h1,
+                            static_cast<double>(a->memory.filled)});
+  return v;
+}
+
 /// Rank 0's wall time and phase timings as text ("name=seconds" lines), the same on every rank
 /// (attributes are written collectively with one value).
 std::string timing_text(const RunResult& r, const par::Context& ctx) {
@@ -221,6 +275,7 @@ void Checkpointer::load(const std::string& path) {
     std::string dataset, label;
     std::size_t point;
     std::vector<double>* y;
+    std::int64_t checksum;
   };
   std::vector<StateToRead> states;
   try {
@@ -257,10 +312,14 @@ void Checkpointer::load(const std::string& path) {
         h5::Handle a = h5::open_group(g, "adaptive");
         e.result.adaptive = read_record(a);
       }
+      const AdaptiveRecord* record = e.result.adaptive ? &*e.result.adaptive : nullptr;
+      if (h5::attr_int(g, "data_checksum") != data_checksum(finished_scalars(e.result), e.result.series, record))
+        throw UsageError("the data of " + label + " do not match their checksum (the file is corrupt)");
       order_.push_back(label);
       auto& slot = finished_[label];
       slot = std::move(e);
-      states.push_back({std::string("/") + name + "/state", label, slot.point, &slot.result.y});
+      states.push_back({std::string("/") + name + "/state", label, slot.point, &slot.result.y,
+                        h5::attr_int(g, "state_checksum")});
     }
     if (h5::exists(root, "current")) {
       h5::Handle g = h5::open_group(root, "current");
@@ -289,8 +348,12 @@ void Checkpointer::load(const std::string& path) {
         a.record = read_record(ag);
         r.adaptive = std::move(a);
       }
+      const AdaptiveState* a = r.adaptive ? &*r.adaptive : nullptr;
+      if (h5::attr_int(g, "data_checksum") != data_checksum(current_scalars(r.t, r.step, r.calls, r.counters, a),
+                                                            resume_series_, a ? &a->record : nullptr))
+        throw UsageError("the data of " + resume_label_ + " do not match their checksum (the file is corrupt)");
       resume_ = std::move(r);
-      states.push_back({"/current/state", resume_label_, point, &resume_->y});
+      states.push_back({"/current/state", resume_label_, point, &resume_->y, h5::attr_int(g, "state_checksum")});
     }
     f.close();
   } catch (const std::exception& e) {
@@ -313,6 +376,9 @@ void Checkpointer::load(const std::string& path) {
       throw UsageError("checkpoint " + path + " is refused: the state of " + s.label + " cannot be read (" + e.what() +
                        "); remove it to start over");
     }
+    if (state_checksum(model, ctx_, s.y->data()) != s.checksum)
+      throw UsageError("checkpoint " + path + " is refused: the state of " + s.label +
+                       " does not match its checksum (the file is corrupt); remove it to start over");
   }
   if (ctx_.rank() == 0) {
     if (resume_)
@@ -400,6 +466,9 @@ void Checkpointer::write(const RunSnapshot* snap) {
       h5::attr(g, "timings", timing_text(e.result, ctx_));
       const Model& model = model_for(e.point);
       io::write_state(f, g, "state", model, io::state_rows(model, ctx_), e.result.y.data());
+      h5::attr(g, "state_checksum", state_checksum(model, ctx_, e.result.y.data()));
+      const AdaptiveRecord* record = e.result.adaptive ? &*e.result.adaptive : nullptr;
+      h5::attr(g, "data_checksum", data_checksum(finished_scalars(e.result), e.result.series, record));
       write_series(f, g, e.result.series);
       if (e.result.adaptive) {
         h5::Handle a = h5::create_group(g, "adaptive");
@@ -418,6 +487,10 @@ void Checkpointer::write(const RunSnapshot* snap) {
       h5::attr(g, "cache_valid", static_cast<std::int64_t>(ctx_.min(snap->cache_valid ? 1.0 : 0.0) > 0.0 ? 1 : 0));
       const Model& model = model_for(current_.point);
       io::write_state(f, g, "state", model, io::state_rows(model, ctx_), snap->y);
+      h5::attr(g, "state_checksum", state_checksum(model, ctx_, snap->y));
+      const AdaptiveState* ad = snap->adaptive;
+      h5::attr(g, "data_checksum", data_checksum(current_scalars(snap->t, snap->step, snap->calls, snap->counters, ad),
+                                                 *snap->series, ad ? &ad->record : nullptr));
       write_series(f, g, *snap->series);
       if (snap->adaptive) {
         const AdaptiveState& a = *snap->adaptive;
