@@ -406,7 +406,7 @@ RunResult Checkpointer::execute(const std::string& label, std::size_t point, Mod
   }
   hooks.safe_point = [this](const RunSnapshot& snap) { safe_point(snap); };
   hooks.checkpoint = progress;
-  current_ = Current{label, point, nullptr};
+  current_ = Current{label, point};
   const bool resuming = resume_ && resume_label_ == label;
   last_step_ = resuming ? resume_->step : 0;
   RunResult res = execute_run(model, stepper, ctx_, integ, sampling, hooks, nullptr, resuming ? &*resume_ : nullptr,

@@ -69,10 +69,9 @@ class Checkpointer {
   void complete(const std::function<void()>& finish_output);
 
  private:
-  struct Current {
+  struct Current {  // the execution running now
     std::string label;
     std::size_t point = 0;
-    const RunSnapshot* snap = nullptr;  // during a safe point
   };
   struct Finished {
     std::size_t point = 0;
