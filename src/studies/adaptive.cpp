@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "methods/stepper.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/output.hpp"
 #include "studies/reference.hpp"
@@ -54,8 +55,11 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const StudyPlan plan = checked_plan(cfg, ctx, req);
   const std::string compare = cfg.was_set("adaptive.compare_method") ? cfg.get_string("adaptive.compare_method") : "";
   const bool by_rhs = cfg.get_string("adaptive.compare_cost") == "rhs";
+  Checkpointer ckpt(cfg, req, plan, ctx);
   StudyOutput out(plan, ctx, req, cfg);
-  ReferenceSolutions refs(plan, ctx, out);
+  ckpt.attach(out);
+  ReferenceSolutions refs(plan, ctx, out, &ckpt);
+  const auto progress = [&](double f) { out.progress().update(f); };
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
     const Config& pcfg = plan.point_configs[r.point];
@@ -79,7 +83,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
       traj = std::make_unique<Trajectory>(out, g, *model);
       hooks.frame = [&](double t, const double* y, std::uint64_t step) { traj->frame(t, y, step); };
     }
-    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks);
+    const RunResult res = ckpt.execute(r.id, r.point, *model, *stepper, integ, sampling, hooks, progress);
     if (traj) traj->finish();
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
@@ -111,8 +115,8 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
         ctraj = std::make_unique<Trajectory>(out, cg, *model);
         chooks.frame = [&](double t, const double* y, std::uint64_t step) { ctraj->frame(t, y, step); };
       }
-      const RunResult c =
-          execute_run(*model, *cstep, ctx, fixed_integration(plan.t0, plan.t_final, n), csampling, chooks);
+      const RunResult c = ckpt.execute(r.id + "/compare", r.point, *model, *cstep,
+                                        fixed_integration(plan.t0, plan.t_final, n), csampling, chooks, progress);
       if (ctraj) ctraj->finish();
       out.write_result(cg, c);
       row.set("compare_method", compare);
@@ -123,7 +127,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     }
     out.end_run(g, r, std::move(row));
   }
-  out.finish();
+  ckpt.complete([&] { out.finish(); });
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -12,6 +13,7 @@
 #include "io/safe_output.hpp"
 #include "io/state_io.hpp"
 #include "studies/interrupt.hpp"
+#include "studies/output.hpp"
 
 namespace lie::studies {
 
@@ -19,8 +21,8 @@ namespace {
 
 const bool kKeys = declare_options({
     {"checkpoint_every", OptionType::NonNegativeInt, "0",
-     "write a checkpoint (<output>.ckpt.h5) every this many steps (adaptive: accepted steps); 0: off. Checkpoints "
-     "are also written on SIGTERM, SIGUSR1 and SIGINT (then exit status 5)",
+     "write a checkpoint (<output>.ckpt.h5) every this many steps of a run (adaptive: accepted steps); 0: off. "
+     "Checkpoints are also written on SIGTERM, SIGUSR1 and SIGINT (then exit status 5)",
      {}, "checkpoint"},
     {"checkpoint_seconds", OptionType::NonNegativeReal, "0",
      "write a checkpoint every this many seconds of wall time; 0: off", {}, "checkpoint"},
@@ -40,7 +42,7 @@ std::vector<std::int64_t> counters_vector(const StepCounters& c) {
 }
 
 StepCounters counters_from(const std::vector<double>& v) {
-  if (v.size() != 7) throw std::runtime_error("counters have " + std::to_string(v.size()) + " values, expected 7");
+  if (v.size() != 7) throw UsageError("its counters have " + std::to_string(v.size()) + " values, expected 7");
   StepCounters c;
   std::uint64_t* f[] = {&c.steps, &c.rejected, &c.rhs, &c.exp, &c.dexpinv, &c.brackets, &c.iterations};
   for (int i = 0; i < 7; ++i) *f[i] = static_cast<std::uint64_t>(v[static_cast<std::size_t>(i)]);
@@ -51,6 +53,161 @@ std::vector<std::int64_t> to_ints(const std::vector<double>& v) {
   return std::vector<std::int64_t>(v.begin(), v.end());
 }
 
+void write_series(const h5::File& f, hid_t parent, const TimeSeries& s) {
+  h5::Handle g = h5::create_group(parent, "series");
+  h5::write_vector(f, g, "step", s.step);
+  h5::write_vector(f, g, "time", s.time);
+  std::vector<double> values;
+  for (const auto& v : s.values) values.insert(values.end(), v.begin(), v.end());
+  h5::write_vector(f, g, "values", values);
+  if (!s.names.empty()) h5::attr(g, "names", s.names);
+}
+
+TimeSeries read_series(hid_t parent) {
+  h5::Handle g = h5::open_group(parent, "series");
+  TimeSeries series;
+  series.step = to_ints(h5::read_doubles(g, "step"));
+  series.time = h5::read_doubles(g, "time");
+  if (h5::has_attr(g, "names")) series.names = h5::attr_strings(g, "names");
+  const std::vector<double> values = h5::read_doubles(g, "values");
+  const std::size_t m = series.step.size();
+  if (series.time.size() != m || values.size() != m * series.names.size())
+    throw UsageError("its time series are inconsistent");
+  for (std::size_t i = 0; i < series.names.size(); ++i)
+    series.values.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(i * m),
+                               values.begin() + static_cast<std::ptrdiff_t>((i + 1) * m));
+  return series;
+}
+
+void write_record(const h5::File& f, hid_t g, const AdaptiveRecord& a) {
+  h5::write_vector(f, g, "t", a.t);
+  h5::write_vector(f, g, "h", a.h);
+  h5::write_vector(f, g, "err", a.err);
+  h5::write_vector(f, g, "rejected_t", a.rejected_t);
+  h5::write_vector(f, g, "rejected_h", a.rejected_h);
+  h5::attr(g, "accepted", static_cast<std::int64_t>(a.accepted));
+  h5::attr(g, "rejected", static_cast<std::int64_t>(a.rejected));
+}
+
+AdaptiveRecord read_record(hid_t g) {
+  AdaptiveRecord a;
+  a.t = h5::read_doubles(g, "t");
+  a.h = h5::read_doubles(g, "h");
+  a.err = h5::read_doubles(g, "err");
+  a.rejected_t = h5::read_doubles(g, "rejected_t");
+  a.rejected_h = h5::read_doubles(g, "rejected_h");
+  a.accepted = static_cast<std::uint64_t>(h5::attr_int(g, "accepted"));
+  a.rejected = static_cast<std::uint64_t>(h5::attr_int(g, "rejected"));
+  if (a.t.size() != a.accepted || a.h.size() != a.accepted || a.err.size() != a.accepted ||
+      a.rejected_t.size() != a.rejected)
+    throw UsageError("its step record is inconsistent");
+  return a;
+}
+
+/// FNV-1a over bytes, continued from `h`: the checksums that tell a corrupt checkpoint (HDF5
+/// does not checksum raw data) from a good one.
+std::uint64_t fnv(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ULL) {
+  const auto* b = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ULL;
+  return h;
+}
+template <class T>
+std::uint64_t fnv(const std::vector<T>& v, std::uint64_t h) {
+  const std::uint64_t n = v.size();
+  return fnv(v.data(), v.size() * sizeof(T), fnv(&n, sizeof n, h));
+}
+
+/// Checksum of a state that does not depend on the layout: the sum over global rows of a hash
+/// of (row index, row values), each rank adding its own rows (rank 0 alone for replicated
+/// models). Collective.
+std::int64_t state_checksum(const Model& model, const par::Context& ctx, const double* y) {
+  const io::StateRows layout = io::state_rows(model, ctx);
+  const std::vector<double> rows = io::pack_rows(model, layout, y);
+  std::uint64_t sum = 0;
+  if (!layout.replicated || ctx.rank() == 0)
+    for (std::size_t r = 0; r < layout.local_rows; ++r) {
+      const std::uint64_t index = layout.row_offset + r;
+      sum += fnv(rows.data() + r * layout.cols, layout.cols * sizeof(double), fnv(&index, sizeof index));
+    }
+  std::uint64_t total = sum;
+  MPI_Allreduce(&sum, &total, 1, MPI_UINT64_T, MPI_SUM, ctx.comm());
+  return static_cast<std::int64_t>(total);
+}
+
+/// Checksum of the replicated numbers of an execution (scalars, time series, step record).
+std::int64_t data_checksum(const std::vector<double>& scalars, const TimeSeries& s, const AdaptiveRecord* a) {
+  std::uint64_t h = fnv(s.step, fnv(s.time, fnv(scalars, 0)));
+  for (const auto& v : s.values) h = fnv(v, h);
+  if (a) h = fnv(a->rejected_h, fnv(a->rejected_t, fnv(a->err, fnv(a->h, fnv(a->t, h)))));
+  return static_cast<std::int64_t>(h);
+}
+
+std::vector<double> finished_scalars(const RunResult& r) {
+  std::vector<double> v;
+  for (auto c : counters_vector(r.counters)) v.push_back(static_cast<double>(c));
+  for (char ch : r.status) v.push_back(ch);
+  return v;
+}
+
+std::vector<double> current_scalars(double t, std::uint64_t step, std::uint64_t calls, const StepCounters& c,
+                                    const AdaptiveState* a) {
+  std::vector<double> v = {t, static_cast<double>(step), static_cast<double>(calls)};
+  for (auto x : counters_vector(c)) v.push_back(static_cast<double>(x));
+  if (a) v.insert(v.end(), {a->h, static_cast<double>(a->samples), a->memory.err1, a->memory.err2, a->memory.h1,
+                            static_cast<double>(a->memory.filled)});
+  return v;
+}
+
+/// Rank 0's wall time and phase timings as text ("name=seconds" lines), the same on every rank
+/// (attributes are written collectively with one value).
+std::string timing_text(const RunResult& r, const par::Context& ctx) {
+  std::string s;
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", r.wall);
+  s += std::string("wall=") + b + "\n";
+  for (const auto& [k, v] : r.phases) {
+    std::snprintf(b, sizeof b, "%.17g", v);
+    s += k + "=" + b + "\n";
+  }
+  return par::broadcast_string(s, 0, ctx.comm());
+}
+
+void apply_timing_text(const std::string& text, RunResult& r) {
+  std::istringstream in(text);
+  std::string line;
+  r.phases.clear();
+  while (std::getline(in, line)) {
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const double v = std::strtod(line.c_str() + eq + 1, nullptr);
+    if (line.compare(0, eq, "wall") == 0) r.wall = v;
+    else r.phases[line.substr(0, eq)] = v;
+  }
+}
+
+/// The first line of `want` not in `have` (or the other way round), for the refusal message.
+std::string first_difference(const std::string& have, const std::string& want) {
+  auto lines = [](const std::string& t) {
+    std::map<std::string, std::string> m;
+    std::istringstream in(t);
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto eq = line.find(" = ");
+      m[line.substr(0, eq)] = eq == std::string::npos ? "" : line.substr(eq + 3);
+    }
+    return m;
+  };
+  const auto a = lines(have), b = lines(want);
+  for (const auto& [k, v] : b) {
+    auto it = a.find(k);
+    if (it == a.end()) return "key '" + k + "' is not in the checkpoint";
+    if (it->second != v) return k + " = " + it->second + " there, " + v + " here";
+  }
+  for (const auto& [k, v] : a)
+    if (!b.count(k)) return "key '" + k + "' is only in the checkpoint";
+  return "";
+}
+
 }  // namespace
 
 Checkpointed::Checkpointed(const std::string& path, int signal)
@@ -59,45 +216,73 @@ Checkpointed::Checkpointed(const std::string& path, int signal)
 
 std::string checkpoint_path(const std::string& output) { return output + ".ckpt.h5"; }
 
+std::string checkpoint_unsupported(const Config& cfg, const RunRequest& req) {
+  const std::string study = cfg.get_string("study");
+  if (study == "scaling")
+    return "study = scaling measures wall time (a stopped and continued timing is no timing); it is not "
+           "checkpointed";
+  if (study != "simulate" && study != "invariants" && study != "convergence" && study != "adaptive")
+    return "study = " + study + " is not checkpointed";
+  if (cfg.get_bool("save_state", false))
+    return "runs with save_state = true (trajectories) are not checkpointed yet; run without save_state or without "
+           "checkpoints";
+  if (req.rank_group)
+    return "jobs with ranks_per_run are not checkpointed (use --part, one part per job, for long grids)";
+  return "";
+}
+
 Checkpointer::Checkpointer(const Config& cfg, const RunRequest& req, const StudyPlan& plan, par::Context& ctx)
     : cfg_(cfg), plan_(plan), ctx_(ctx), path_(checkpoint_path(req.output)), restart_(req.restart) {
   every_ = cfg.get_int("checkpoint_every");
   seconds_ = cfg.get_nonnegative("checkpoint_seconds");
-  const std::string study = cfg.get_string("study");
-  const bool covered = (study == "simulate" || study == "invariants") && plan.selected.size() == 1 &&
-                       !cfg.get_bool("save_state", false) && req.part_count == 1;
-  active_ = covered;
-  if (!covered && (every_ > 0 || seconds_ > 0.0 || !restart_.empty()))
-    throw UsageError("checkpoints (checkpoint_every, checkpoint_seconds, --restart) cover single-run studies "
-                     "simulate and invariants without save_state so far (this study: " + study + " with " +
-                     std::to_string(plan.selected.size()) + " runs); remove them or run one method per job");
+  const std::string why = checkpoint_unsupported(cfg, req);
+  active_ = why.empty();
+  if (!active_ && (every_ > 0 || seconds_ > 0.0 || !restart_.empty()))
+    throw UsageError("checkpoint_every, checkpoint_seconds and --restart cannot be used here: " + why);
   if (!restart_.empty() && !file_exists(restart_))
     throw UsageError("option --restart names '" + restart_ + "', which does not exist; give a checkpoint file (" +
                      path_ + ")");
   last_time_ = wall_now();
+  if (!active_) return;
+  // Checkpoint temporaries left by a SIGKILL while one was written (their process is gone).
+  if (ctx_.rank() == 0)
+    for (const auto& p : io::remove_stale_temporaries(path_))
+      std::fprintf(stderr, "liebench: removed %s, left by a killed run (its process is gone)\n", p.c_str());
+  const std::string from = restart_.empty() ? path_ : restart_;
+  if (file_exists(from)) load(from);
 }
 
-std::string Checkpointer::identity(const RunSpec& run, const Model& model) const {
-  // The resolved keys of the run, without the checkpoint keys themselves.
-  std::istringstream in(plan_.point_configs[run.point].resolved_text());
+std::string Checkpointer::identity() const {
+  // The resolved keys of the study, without the checkpoint keys themselves and the progress
+  // interval (they do not change a result), and the part.
+  std::istringstream in(cfg_.resolved_text());
   std::string line, out;
   while (std::getline(in, line))
-    if (line.rfind("checkpoint_", 0) != 0) out += line + "\n";
-  (void)model;
+    if (line.rfind("checkpoint_", 0) != 0 && line.rfind("progress_interval ", 0) != 0) out += line + "\n";
+  out += "(part) = " + std::to_string(plan_.part_index + 1) + "/" + std::to_string(plan_.part_count) + "\n";
   return out;
 }
 
-std::optional<RunResume> Checkpointer::load(const RunSpec& run, const Model& model, TimeSeries& series) {
-  const std::string path = restart_.empty() ? path_ : restart_;
-  if (!active_ || !file_exists(path)) return std::nullopt;
-  const io::StateRows layout = io::state_rows(model, ctx_);
-  RunResume r;
+const Model& Checkpointer::model_for(std::size_t point) {
+  auto it = models_.find(point);
+  if (it == models_.end()) it = models_.emplace(point, make_model(plan_.point_configs.at(point), ctx_)).first;
+  return *it->second;
+}
+
+void Checkpointer::load(const std::string& path) {
   std::string problem;
+  struct StateToRead {
+    std::string dataset, label;
+    std::size_t point;
+    std::vector<double>* y;
+    std::int64_t checksum;
+  };
+  std::vector<StateToRead> states;
   try {
     h5::File f = h5::File::open_read(path);
     const hid_t root = f.id();
     if (!h5::has_attr(root, "format") || h5::attr_string(root, "format") != kCheckpointFormat)
-      throw UsageError("it is not a liebench checkpoint (format " +
+      throw UsageError("it is not a liebench checkpoint of this version (format " +
                        (h5::has_attr(root, "format") ? h5::attr_string(root, "format") : std::string("missing")) +
                        ", expected " + kCheckpointFormat + ")");
     auto expect = [&](const std::string& what, const std::string& have, const std::string& want) {
@@ -105,61 +290,76 @@ std::optional<RunResume> Checkpointer::load(const RunSpec& run, const Model& mod
         throw UsageError("it belongs to another run: " + what + " '" + have + "' (this run: '" + want + "')");
     };
     expect("study", h5::attr_string(root, "study"), cfg_.get_string("study"));
-    expect("model", h5::attr_string(root, "model"), model.name());
-    expect("method", h5::attr_string(root, "method"), run.method);
-    expect("state rows (components)", std::to_string(h5::attr_int(root, "rows")), std::to_string(layout.global_rows));
-    expect("values per component", std::to_string(h5::attr_int(root, "cols")), std::to_string(layout.cols));
-    expect("run", h5::attr_string(root, "run_id"), run.id);
-    if (h5::attr_string(root, "config") != identity(run, model))
-      throw UsageError("it belongs to another experiment (its resolved keys differ from this run's)");
-    r.t = h5::attr_double(root, "t");
-    r.step = static_cast<std::uint64_t>(h5::attr_int(root, "step"));
-    r.calls = static_cast<std::uint64_t>(h5::attr_int(root, "calls"));
-    r.counters = counters_from(h5::attr_doubles(root, "counters"));
-    r.cache_valid = h5::attr_int(root, "cache_valid") != 0;
-    {
-      h5::Handle g = h5::open_group(root, "series");
-      series = TimeSeries{};
-      series.step = to_ints(h5::read_doubles(g, "step"));
-      series.time = h5::read_doubles(g, "time");
-      if (h5::has_attr(g, "names")) series.names = h5::attr_strings(g, "names");
-      const std::vector<double> values = h5::read_doubles(g, "values");
-      const std::size_t m = series.step.size();
-      if (series.time.size() != m || values.size() != m * series.names.size())
-        throw UsageError("its time series are inconsistent");
-      for (std::size_t i = 0; i < series.names.size(); ++i)
-        series.values.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(i * m),
-                                   values.begin() + static_cast<std::ptrdiff_t>((i + 1) * m));
+    expect("model", h5::attr_string(root, "model"), cfg_.get_string("model"));
+    const std::string have = h5::attr_string(root, "config"), want = identity();
+    if (have != want)
+      throw UsageError("it belongs to another experiment (" + first_difference(have, want) + ")");
+    const std::int64_t done = h5::attr_int(root, "finished");
+    for (std::int64_t i = 0; i < done; ++i) {
+      char name[40];
+      std::snprintf(name, sizeof name, "finished/e_%05lld", static_cast<long long>(i));
+      if (!h5::exists(root, name)) throw UsageError(std::string("it lacks ") + name);
+      h5::Handle g = h5::open_group(root, name);
+      Finished e;
+      const std::string label = h5::attr_string(g, "label");
+      e.point = static_cast<std::size_t>(h5::attr_int(g, "point"));
+      if (e.point >= plan_.points()) throw UsageError("execution " + label + " names an unknown grid point");
+      e.result.status = h5::attr_string(g, "status");
+      e.result.counters = counters_from(h5::attr_doubles(g, "counters"));
+      apply_timing_text(h5::attr_string(g, "timings"), e.result);
+      e.result.series = read_series(g);
+      if (h5::exists(g, "adaptive")) {
+        h5::Handle a = h5::open_group(g, "adaptive");
+        e.result.adaptive = read_record(a);
+      }
+      const AdaptiveRecord* record = e.result.adaptive ? &*e.result.adaptive : nullptr;
+      if (h5::attr_int(g, "data_checksum") != data_checksum(finished_scalars(e.result), e.result.series, record))
+        throw UsageError("the data of " + label + " do not match their checksum (the file is corrupt)");
+      order_.push_back(label);
+      auto& slot = finished_[label];
+      slot = std::move(e);
+      states.push_back({std::string("/") + name + "/state", label, slot.point, &slot.result.y,
+                        h5::attr_int(g, "state_checksum")});
     }
-    if (h5::exists(root, "adaptive")) {
-      h5::Handle g = h5::open_group(root, "adaptive");
-      AdaptiveState a;
-      a.t = r.t;
-      a.h = h5::attr_double(g, "h");
-      a.samples = static_cast<std::uint64_t>(h5::attr_int(g, "samples"));
-      const auto mem = h5::attr_doubles(g, "memory");
-      if (mem.size() != 4) throw UsageError("its controller memory is incomplete");
-      a.memory.err1 = mem[0];
-      a.memory.err2 = mem[1];
-      a.memory.h1 = mem[2];
-      a.memory.filled = static_cast<int>(mem[3]);
-      a.record.t = h5::read_doubles(g, "t");
-      a.record.h = h5::read_doubles(g, "h");
-      a.record.err = h5::read_doubles(g, "err");
-      a.record.rejected_t = h5::read_doubles(g, "rejected_t");
-      a.record.rejected_h = h5::read_doubles(g, "rejected_h");
-      a.record.accepted = static_cast<std::uint64_t>(h5::attr_int(g, "accepted"));
-      a.record.rejected = static_cast<std::uint64_t>(h5::attr_int(g, "rejected"));
-      if (a.record.t.size() != a.record.accepted || a.record.rejected_t.size() != a.record.rejected)
-        throw UsageError("its step record is inconsistent");
-      r.adaptive = std::move(a);
+    if (h5::exists(root, "current")) {
+      h5::Handle g = h5::open_group(root, "current");
+      RunResume r;
+      resume_label_ = h5::attr_string(g, "label");
+      const auto point = static_cast<std::size_t>(h5::attr_int(g, "point"));
+      if (point >= plan_.points()) throw UsageError("execution " + resume_label_ + " names an unknown grid point");
+      r.t = h5::attr_double(g, "t");
+      r.step = static_cast<std::uint64_t>(h5::attr_int(g, "step"));
+      r.calls = static_cast<std::uint64_t>(h5::attr_int(g, "calls"));
+      r.counters = counters_from(h5::attr_doubles(g, "counters"));
+      r.cache_valid = h5::attr_int(g, "cache_valid") != 0;
+      resume_series_ = read_series(g);
+      if (h5::exists(g, "adaptive")) {
+        h5::Handle ag = h5::open_group(g, "adaptive");
+        AdaptiveState a;
+        a.t = r.t;
+        a.h = h5::attr_double(ag, "h");
+        a.samples = static_cast<std::uint64_t>(h5::attr_int(ag, "samples"));
+        const auto mem = h5::attr_doubles(ag, "memory");
+        if (mem.size() != 4) throw UsageError("its controller memory is incomplete");
+        a.memory.err1 = mem[0];
+        a.memory.err2 = mem[1];
+        a.memory.h1 = mem[2];
+        a.memory.filled = static_cast<int>(mem[3]);
+        a.record = read_record(ag);
+        r.adaptive = std::move(a);
+      }
+      const AdaptiveState* a = r.adaptive ? &*r.adaptive : nullptr;
+      if (h5::attr_int(g, "data_checksum") != data_checksum(current_scalars(r.t, r.step, r.calls, r.counters, a),
+                                                            resume_series_, a ? &a->record : nullptr))
+        throw UsageError("the data of " + resume_label_ + " do not match their checksum (the file is corrupt)");
+      resume_ = std::move(r);
+      states.push_back({"/current/state", resume_label_, point, &resume_->y, h5::attr_int(g, "state_checksum")});
     }
     f.close();
-    r.y.resize(model.space().state_size());
   } catch (const std::exception& e) {
     problem = e.what();
   }
-  // Every rank read the same file: agree before the (collective) state read.
+  // Every rank read the same file: agree before the (collective) state reads.
   int bad = problem.empty() ? 0 : 1, any = bad;
   MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, ctx_.comm());
   if (any) {
@@ -167,92 +367,150 @@ std::optional<RunResume> Checkpointer::load(const RunSpec& run, const Model& mod
     throw UsageError("checkpoint " + path + " is refused: " + problem + "; remove it (or pass --restart with the "
                      "right file) to start over");
   }
-  try {
-    io::read_state(path, "/state", model, ctx_, r.y.data());
-  } catch (const std::exception& e) {
-    throw UsageError("checkpoint " + path + " is refused: its state cannot be read (" + e.what() +
-                     "); remove it to start over");
+  for (const auto& s : states) {
+    const Model& model = model_for(s.point);
+    s.y->resize(model.space().state_size());
+    try {
+      io::read_state(path, s.dataset, model, ctx_, s.y->data());
+    } catch (const std::exception& e) {
+      throw UsageError("checkpoint " + path + " is refused: the state of " + s.label + " cannot be read (" + e.what() +
+                       "); remove it to start over");
+    }
+    if (state_checksum(model, ctx_, s.y->data()) != s.checksum)
+      throw UsageError("checkpoint " + path + " is refused: the state of " + s.label +
+                       " does not match its checksum (the file is corrupt); remove it to start over");
   }
-  last_step_ = r.step;
-  if (ctx_.rank() == 0)
-    std::fprintf(stderr, "liebench: continuing %s from checkpoint %s at t = %.17g (step %llu)\n", run.id.c_str(),
-                 path.c_str(), r.t, static_cast<unsigned long long>(r.step));
-  return r;
+  if (ctx_.rank() == 0) {
+    if (resume_)
+      std::fprintf(stderr, "liebench: continuing from checkpoint %s: %zu finished, %s at t = %.17g (step %llu)\n",
+                   path.c_str(), order_.size(), resume_label_.c_str(), resume_->t,
+                   static_cast<unsigned long long>(resume_->step));
+    else
+      std::fprintf(stderr, "liebench: continuing from checkpoint %s: %zu finished\n", path.c_str(), order_.size());
+  }
 }
 
-void Checkpointer::safe_point(const RunSpec& run, const Model& model, const RunSnapshot& snap) {
+void Checkpointer::attach(StudyOutput& out) {
+  if (active_) out.set_stop_check([this] { between_runs(); });
+}
+
+RunResult Checkpointer::execute(const std::string& label, std::size_t point, Model& model, Stepper& stepper,
+                                const Integration& integ, const Sampling& sampling, RunHooks hooks,
+                                const std::function<void(double)>& progress) {
+  if (!active_) return execute_run(model, stepper, ctx_, integ, sampling, hooks);
+  if (auto it = finished_.find(label); it != finished_.end()) {
+    if (it->second.point != point)
+      throw UsageError("checkpoint " + path_ + " is refused: its execution " + label + " has another grid point");
+    progress(1.0);
+    return it->second.result;  // replayed: the numbers the result file gets, bit for bit
+  }
+  hooks.safe_point = [this](const RunSnapshot& snap) { safe_point(snap); };
+  hooks.checkpoint = progress;
+  current_ = Current{label, point};
+  const bool resuming = resume_ && resume_label_ == label;
+  last_step_ = resuming ? resume_->step : 0;
+  RunResult res = execute_run(model, stepper, ctx_, integ, sampling, hooks, nullptr, resuming ? &*resume_ : nullptr,
+                              resuming ? &resume_series_ : nullptr);
+  if (resuming) resume_.reset();
+  current_ = Current{};
+  Finished e;
+  e.point = point;
+  e.result = res;
+  // Replays see rank 0's timings (the only per-rank numbers; not part of the results).
+  apply_timing_text(timing_text(res, ctx_), e.result);
+  order_.push_back(label);
+  finished_[label] = std::move(e);
+  model_for(point);
+  return res;
+}
+
+void Checkpointer::safe_point(const RunSnapshot& snap) {
   int flags[2] = {pending_signal(), seconds_ > 0.0 && wall_now() - last_time_ >= seconds_ ? 1 : 0};
   if (ctx_.size() > 1) MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, ctx_.comm());
   const bool by_steps = every_ > 0 && snap.step >= last_step_ + static_cast<std::uint64_t>(every_);
   if (!(flags[0] || flags[1] || by_steps)) return;
-  write(run, model, snap);
+  write(&snap);
   last_step_ = snap.step;
   last_time_ = wall_now();
   if (flags[0]) throw Checkpointed(path_, flags[0]);
 }
 
-void Checkpointer::write(const RunSpec& run, const Model& model, const RunSnapshot& snap) {
+void Checkpointer::between_runs() {
+  int flags[2] = {pending_signal(), seconds_ > 0.0 && wall_now() - last_time_ >= seconds_ ? 1 : 0};
+  if (ctx_.size() > 1) MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, ctx_.comm());
+  if (!(flags[0] || flags[1])) return;
+  write(nullptr);
+  last_time_ = wall_now();
+  if (flags[0]) throw Checkpointed(path_, flags[0]);
+}
+
+void Checkpointer::write(const RunSnapshot* snap) {
   io::SafeOutput safe(path_, true, ctx_.comm());
   {
     h5::File f = h5::File::create(safe.temp_path(), ctx_.comm());
     const hid_t root = f.id();
-    const io::StateRows layout = io::state_rows(model, ctx_);
     h5::attr(root, "format", kCheckpointFormat);
     h5::attr(root, "study", cfg_.get_string("study"));
-    h5::attr(root, "model", model.name());
-    h5::attr(root, "method", run.method);
-    h5::attr(root, "run_id", run.id);
-    h5::attr(root, "rows", static_cast<std::int64_t>(layout.global_rows));
-    h5::attr(root, "cols", static_cast<std::int64_t>(layout.cols));
-    h5::attr(root, "config", identity(run, model));
-    h5::attr(root, "t", snap.t);
-    h5::attr(root, "step", static_cast<std::int64_t>(snap.step));
-    h5::attr(root, "calls", static_cast<std::int64_t>(snap.calls));
-    h5::attr(root, "counters", counters_vector(snap.counters));
-    // The stepper's cache flag must agree on every rank (it follows the same steps).
-    h5::attr(root, "cache_valid", static_cast<std::int64_t>(ctx_.min(snap.cache_valid ? 1.0 : 0.0) > 0.0 ? 1 : 0));
-    io::write_state(f, root, "state", model, layout, snap.y);
-    {
-      h5::Handle g = h5::create_group(root, "series");
-      const TimeSeries& s = *snap.series;
-      h5::write_vector(f, g, "step", s.step);
-      h5::write_vector(f, g, "time", s.time);
-      std::vector<double> values;
-      for (const auto& v : s.values) values.insert(values.end(), v.begin(), v.end());
-      h5::write_vector(f, g, "values", values);
-      if (!s.names.empty()) h5::attr(g, "names", s.names);
+    h5::attr(root, "model", cfg_.get_string("model"));
+    h5::attr(root, "config", identity());
+    h5::attr(root, "finished", static_cast<std::int64_t>(order_.size()));
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+      const Finished& e = finished_.at(order_[i]);
+      char name[40];
+      std::snprintf(name, sizeof name, "finished/e_%05zu", i);
+      h5::Handle g = h5::create_group(root, name);
+      h5::attr(g, "label", order_[i]);
+      h5::attr(g, "point", static_cast<std::int64_t>(e.point));
+      h5::attr(g, "status", e.result.status);
+      h5::attr(g, "counters", counters_vector(e.result.counters));
+      h5::attr(g, "timings", timing_text(e.result, ctx_));
+      const Model& model = model_for(e.point);
+      io::write_state(f, g, "state", model, io::state_rows(model, ctx_), e.result.y.data());
+      h5::attr(g, "state_checksum", state_checksum(model, ctx_, e.result.y.data()));
+      const AdaptiveRecord* record = e.result.adaptive ? &*e.result.adaptive : nullptr;
+      h5::attr(g, "data_checksum", data_checksum(finished_scalars(e.result), e.result.series, record));
+      write_series(f, g, e.result.series);
+      if (e.result.adaptive) {
+        h5::Handle a = h5::create_group(g, "adaptive");
+        write_record(f, a, *e.result.adaptive);
+      }
     }
-    if (snap.adaptive) {
-      const AdaptiveState& a = *snap.adaptive;
-      h5::Handle g = h5::create_group(root, "adaptive");
-      h5::attr(g, "h", a.h);
-      h5::attr(g, "samples", static_cast<std::int64_t>(a.samples));
-      h5::attr(g, "memory", std::vector<double>{a.memory.err1, a.memory.err2, a.memory.h1,
-                                                static_cast<double>(a.memory.filled)});
-      h5::write_vector(f, g, "t", a.record.t);
-      h5::write_vector(f, g, "h", a.record.h);
-      h5::write_vector(f, g, "err", a.record.err);
-      h5::write_vector(f, g, "rejected_t", a.record.rejected_t);
-      h5::write_vector(f, g, "rejected_h", a.record.rejected_h);
-      h5::attr(g, "accepted", static_cast<std::int64_t>(a.record.accepted));
-      h5::attr(g, "rejected", static_cast<std::int64_t>(a.record.rejected));
+    if (snap) {
+      h5::Handle g = h5::create_group(root, "current");
+      h5::attr(g, "label", current_.label);
+      h5::attr(g, "point", static_cast<std::int64_t>(current_.point));
+      h5::attr(g, "t", snap->t);
+      h5::attr(g, "step", static_cast<std::int64_t>(snap->step));
+      h5::attr(g, "calls", static_cast<std::int64_t>(snap->calls));
+      h5::attr(g, "counters", counters_vector(snap->counters));
+      // The stepper's cache flag must agree on every rank (it follows the same steps).
+      h5::attr(g, "cache_valid", static_cast<std::int64_t>(ctx_.min(snap->cache_valid ? 1.0 : 0.0) > 0.0 ? 1 : 0));
+      const Model& model = model_for(current_.point);
+      io::write_state(f, g, "state", model, io::state_rows(model, ctx_), snap->y);
+      h5::attr(g, "state_checksum", state_checksum(model, ctx_, snap->y));
+      const AdaptiveState* ad = snap->adaptive;
+      h5::attr(g, "data_checksum", data_checksum(current_scalars(snap->t, snap->step, snap->calls, snap->counters, ad),
+                                                 *snap->series, ad ? &ad->record : nullptr));
+      write_series(f, g, *snap->series);
+      if (snap->adaptive) {
+        const AdaptiveState& a = *snap->adaptive;
+        h5::Handle ag = h5::create_group(g, "adaptive");
+        h5::attr(ag, "h", a.h);
+        h5::attr(ag, "samples", static_cast<std::int64_t>(a.samples));
+        h5::attr(ag, "memory", std::vector<double>{a.memory.err1, a.memory.err2, a.memory.h1,
+                                                   static_cast<double>(a.memory.filled)});
+        write_record(f, ag, a.record);
+      }
     }
     f.close();
   }
   safe.commit();
 }
 
-void Checkpointer::attach(const RunSpec& run, const Model& model, RunHooks& hooks,
-                          std::function<void(double)> progress) {
-  if (!active_) return;
-  hooks.safe_point = [this, &run, &model](const RunSnapshot& snap) { safe_point(run, model, snap); };
-  hooks.checkpoint = std::move(progress);
-}
-
 void Checkpointer::complete(const std::function<void()>& finish_output) {
   // An explicit --restart file other than <output>.ckpt.h5 stays (the user named it).
   auto remove_checkpoint = [this] {
-    if (ctx_.rank() == 0) std::remove(path_.c_str());
+    if (active_ && ctx_.rank() == 0) std::remove(path_.c_str());
   };
   try {
     finish_output();

@@ -1,14 +1,20 @@
 #pragma once
-// Checkpoint and restart of a study run (issue 14, first part: single-run studies simulate and
-// invariants without save_state). A checkpoint is one HDF5 file `<output>.ckpt.h5`, written
-// collectively to a temporary name and renamed (io::SafeOutput): the run's identity (study,
-// model, method, state shape, resolved configuration), the distributed state (rows of
-// io::write_state, so a restart may use another layout), t, step counters, the adaptive
-// driver's state (controller memory, step record) and the time series so far. Written every
-// `checkpoint_every` steps, every `checkpoint_seconds` of wall time and on SIGTERM / SIGUSR1 /
-// SIGINT (then liebench exits with status 5). `liebench run ... --restart FILE`, or the same
-// command again (it finds `<output>.ckpt.h5`), continues bit for bit.
+// Checkpoint and restart of a study (issue 14): simulate (without save_state), invariants,
+// convergence and adaptive, with any number of runs, also as one `--part` of a grid. A
+// checkpoint is one HDF5 file `<output>.ckpt.h5`, written collectively to a temporary name and
+// renamed (io::SafeOutput). It holds the study's identity (study, model, the resolved keys
+// without checkpoint_*, the part), every finished *execution* of the study (a run, the
+// constant-step comparison run of an adaptive run, the two runs of a reference solution: its
+// final state as rows of io::write_state, time series, step record, counters, status) and the
+// execution in progress (state, t, counters, the adaptive driver's state, time series so far).
+// A restart replays the finished executions from the checkpoint (everything the result file
+// gets from them is computed from the same numbers, bit for bit) and continues the one in
+// progress. Written every `checkpoint_every` steps, every `checkpoint_seconds` of wall time and
+// on SIGTERM / SIGUSR1 / SIGINT (then liebench exits with status 5). `liebench run ... --restart
+// FILE`, or the same command again (it finds `<output>.ckpt.h5`), continues.
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -20,7 +26,7 @@
 
 namespace lie::studies {
 
-inline constexpr const char* kCheckpointFormat = "liebench-checkpoint/1";
+inline constexpr const char* kCheckpointFormat = "liebench-checkpoint/2";
 
 /// A checkpoint was written after a signal: the study stops (exit status 5).
 class Checkpointed : public std::runtime_error {
@@ -31,31 +37,52 @@ class Checkpointed : public std::runtime_error {
 /// `<output>.ckpt.h5`
 std::string checkpoint_path(const std::string& output);
 
+/// Why checkpoints are not available for this study (empty: they are). The checkpoint keys and
+/// --restart are refused (UsageError) where this is not empty.
+std::string checkpoint_unsupported(const Config& cfg, const RunRequest& req);
+
+class StudyOutput;
+
 class Checkpointer {
  public:
-  /// Validates the keys against the plan (UsageError when checkpoints are asked for a study
-  /// they do not cover yet). Collective.
+  /// Validates the keys, then reads the checkpoint to continue from (req.restart, or
+  /// `<output>.ckpt.h5` if present); refuses (UsageError) a corrupt or mismatched one. Call
+  /// before the result file is created. Collective.
   Checkpointer(const Config& cfg, const RunRequest& req, const StudyPlan& plan, par::Context& ctx);
   bool active() const { return active_; }
   const std::string& path() const { return path_; }
 
-  /// Reads the checkpoint to continue from (req.restart, or `<output>.ckpt.h5` if present) for
-  /// the run `run` of `model`/`method`; refuses (UsageError) a corrupt or mismatched one.
-  /// Collective. Returns nothing when there is none.
-  std::optional<RunResume> load(const RunSpec& run, const Model& model, TimeSeries& series);
-  /// The hook for RunHooks::safe_point of that run.
-  void safe_point(const RunSpec& run, const Model& model, const RunSnapshot& snap);
-  /// Wires the hooks of that run when checkpoints are on: safe points write checkpoints, and a
-  /// signal no longer stops the run at hooks.checkpoint (which then only shows `progress`) but
-  /// is checkpointed at the next safe point.
-  void attach(const RunSpec& run, const Model& model, RunHooks& hooks, std::function<void(double)> progress);
+  /// Between executions (StudyOutput's stop check, see attach): on a signal (any rank) writes a
+  /// checkpoint and throws Checkpointed; writes one when checkpoint_seconds have passed.
+  void attach(StudyOutput& out);
+
+  /// Runs execution `label` (unique within the study, e.g. "run_00003", "run_00003/compare",
+  /// "reference_00001/fine") of grid point `point` as execute_run would; replays it when the
+  /// checkpoint has it finished, continues it when the checkpoint stopped inside it. Safe points
+  /// write checkpoints; `hooks.checkpoint` is replaced by `progress`. Collective.
+  RunResult execute(const std::string& label, std::size_t point, Model& model, Stepper& stepper,
+                    const Integration& integ, const Sampling& sampling, RunHooks hooks,
+                    const std::function<void(double)>& progress);
+
   /// Finishes the result file (`finish_output`, collective) and removes the checkpoint, also
   /// when the file was written with failed runs (RunsFailed is rethrown).
   void complete(const std::function<void()>& finish_output);
 
  private:
-  void write(const RunSpec& run, const Model& model, const RunSnapshot& snap);
-  std::string identity(const RunSpec& run, const Model& model) const;
+  struct Current {  // the execution running now
+    std::string label;
+    std::size_t point = 0;
+  };
+  struct Finished {
+    std::size_t point = 0;
+    RunResult result;
+  };
+  void load(const std::string& path);
+  void safe_point(const RunSnapshot& snap);
+  void between_runs();
+  void write(const RunSnapshot* snap);
+  const Model& model_for(std::size_t point);
+  std::string identity() const;
 
   const Config& cfg_;
   const StudyPlan& plan_;
@@ -65,6 +92,13 @@ class Checkpointer {
   std::int64_t every_ = 0;
   double seconds_ = 0.0, last_time_ = 0.0;
   std::uint64_t last_step_ = 0;
+  std::vector<std::string> order_;                  // labels of finished executions, in order
+  std::map<std::string, Finished> finished_;
+  std::optional<RunResume> resume_;                 // the execution the checkpoint stopped in
+  TimeSeries resume_series_;
+  std::string resume_label_;
+  Current current_;
+  std::map<std::size_t, std::unique_ptr<Model>> models_;  // per grid point, for the state layout
 };
 
 }  // namespace lie::studies

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "methods/stepper.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/output.hpp"
 #include "studies/reference.hpp"
@@ -30,8 +31,10 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   InterruptGuard guard;
   io::SafeOutput::check(req.output, req.force, ctx.comm());
   const StudyPlan plan = checked_plan(cfg, ctx, req);
+  Checkpointer ckpt(cfg, req, plan, ctx);
   StudyOutput out(plan, ctx, req, cfg);
-  ReferenceSolutions refs(plan, ctx, out);
+  ckpt.attach(out);
+  ReferenceSolutions refs(plan, ctx, out, &ckpt);
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
     const Config& pcfg = plan.point_configs[r.point];
@@ -40,8 +43,9 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     auto stepper = make_stepper(r.method, pcfg, *model);
     stepper->bind(*model, ctx);
     h5::Handle g = out.begin_run(r, pcfg);
-    const RunResult res = execute_run(*model, *stepper, ctx, fixed_integration(plan.t0, plan.t_final, r.step.steps),
-                                      Sampling{}, out.hooks());
+    const RunResult res = ckpt.execute(r.id, r.point, *model, *stepper,
+                                       fixed_integration(plan.t0, plan.t_final, r.step.steps), Sampling{}, out.hooks(),
+                                       [&](double f) { out.progress().update(f); });
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
     Row row = base_row(plan, r, &res, stepper->info());
@@ -50,8 +54,10 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   }
   const auto pairs = cfg.resolved_pairs();
   const std::map<std::string, std::string> params(pairs.begin(), pairs.end());
-  out.finish([&](const h5::File& f, const Summary& s) {
-    write_convergence_analysis(f, s, plan.key_columns, fit_rule(params));
+  ckpt.complete([&] {
+    out.finish([&](const h5::File& f, const Summary& s) {
+      write_convergence_analysis(f, s, plan.key_columns, fit_rule(params));
+    });
   });
 }
 

@@ -61,6 +61,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const auto chosen = chosen_observables(cfg);
   Checkpointer ckpt(cfg, req, plan, ctx);
   StudyOutput out(plan, ctx, req, cfg);
+  ckpt.attach(out);
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
     const Config& pcfg = plan.point_configs[r.point];
@@ -76,16 +77,13 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     sampling.state_every = se > 0 ? static_cast<std::uint64_t>(se) : sampling.every;
     const Integration integ = integration_for(plan, r, pcfg, stepper->info());
     RunHooks hooks = out.hooks();
-    std::unique_ptr<Trajectory> traj;
+    std::unique_ptr<Trajectory> traj;  // save_state runs are not checkpointed (Checkpointer refuses them)
     if (sampling.states) {
       traj = std::make_unique<Trajectory>(out, g, *model);
       hooks.frame = [&](double t, const double* y, std::uint64_t step) { traj->frame(t, y, step); };
     }
-    TimeSeries resumed_series;
-    const std::optional<RunResume> resume = ckpt.load(r, *model, resumed_series);
-    ckpt.attach(r, *model, hooks, [&](double f) { out.progress().update(f); });
-    const RunResult res = execute_run(*model, *stepper, ctx, integ, sampling, hooks, nullptr,
-                                      resume ? &*resume : nullptr, &resumed_series);
+    const RunResult res = ckpt.execute(r.id, r.point, *model, *stepper, integ, sampling, hooks,
+                                       [&](double f) { out.progress().update(f); });
     if (traj) traj->finish();
     out.write_result(g, res);
     out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);

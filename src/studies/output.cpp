@@ -318,8 +318,13 @@ void StudyOutput::end_run(hid_t g, const RunSpec& run, Row row) {
   checkpoint(0.0);
 }
 
+void StudyOutput::stop_check() {
+  if (stop_) stop_();
+  else poll_interrupt(ctx_);
+}
+
 void StudyOutput::checkpoint(double fraction) {
-  poll_interrupt(ctx_);
+  stop_check();
   progress_->update(fraction);
 }
 
@@ -330,7 +335,7 @@ RunHooks StudyOutput::hooks() {
 }
 
 void StudyOutput::finish(const std::function<void(const h5::File&, const Summary&)>& analysis) {
-  poll_interrupt(ctx_);
+  stop_check();
   const Summary summary(rows_, plan_.key_columns);
   summary.write(file_, file_.id());
   if (analysis) analysis(file_, summary);
@@ -347,7 +352,7 @@ void StudyOutput::finish(const std::function<void(const h5::File&, const Summary
     h5::attr(d, "description", "indices of the runs this job computed");
   }
   h5::attr(file_.id(), "runs_in_file", static_cast<std::int64_t>(rows_.size()));
-  poll_interrupt(ctx_);
+  stop_check();
   file_.close();
   safe_.commit();
   if (ctx_.is_root())

@@ -61,6 +61,9 @@ class StudyOutput {
   /// Called between steps (via RunHooks) and between runs: collective stop check, progress.
   void checkpoint(double fraction);
   RunHooks hooks();
+  /// Replaces the stop check between runs and before the file is finished (default:
+  /// poll_interrupt): a study with checkpoints writes one there instead (Checkpointer::attach).
+  void set_stop_check(std::function<void()> stop) { stop_ = std::move(stop); }
 
   /// Writes /summary, calls `analysis` (for /analysis tables), the provenance end, closes the
   /// file and renames it to its final name. Collective. Then, if runs failed (status not "ok")
@@ -80,6 +83,8 @@ class StudyOutput {
   std::vector<std::string> failures_;  // "run_00003 (lgvi, steps=10): failed: ..."
   bool failures_expected_ = false;
   double start_ = 0.0;
+  std::function<void()> stop_;
+  void stop_check();
 };
 
 /// A failed run's status ("failed: <reason>" or "nonfinite"); every other status is "ok".

@@ -65,8 +65,9 @@ void ReferenceSolutions::check(const StudyPlan& plan, par::Context& ctx) {
   }
 }
 
-ReferenceSolutions::ReferenceSolutions(const StudyPlan& plan, par::Context& ctx, StudyOutput& out)
-    : plan_(plan), ctx_(ctx), out_(out) {}
+ReferenceSolutions::ReferenceSolutions(const StudyPlan& plan, par::Context& ctx, StudyOutput& out,
+                                       Checkpointer* ckpt)
+    : plan_(plan), ctx_(ctx), out_(out), ckpt_(ckpt) {}
 
 const Reference& ReferenceSolutions::get(std::size_t point) {
   auto it = cache_.find(point);
@@ -102,12 +103,19 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
       rough = fixed_integration(plan_.t0, plan_.t_final, std::max<std::int64_t>(1, steps / 2));
       ref.description = method + " steps=" + std::to_string(steps);
     }
-    const RunResult r = execute_run(*model, *stepper, ctx_, fine, Sampling{.log = false}, hooks);
+    char label[40];
+    std::snprintf(label, sizeof label, "reference_%05zu", point);
+    auto run = [&](const Integration& integ, const char* which) {
+      if (!ckpt_) return execute_run(*model, *stepper, ctx_, integ, Sampling{.log = false}, hooks);
+      return ckpt_->execute(std::string(label) + "/" + which, point, *model, *stepper, integ, Sampling{.log = false}, hooks,
+                            [this](double f) { out_.progress().update(f); });
+    };
+    const RunResult r = run(fine, "fine");
     if (!r.ok())
       throw NumericalError("reference solution (" + ref.description + ") " + r.status +
                            "; tighten or change the reference settings");
     ref.y = r.y;
-    const RunResult c = execute_run(*model, *stepper, ctx_, rough, Sampling{.log = false}, hooks);
+    const RunResult c = run(rough, "coarse");
     coarse = c.y;
     const double diff = c.ok() ? solution_distance(*model, ref.y.data(), coarse.data(), ctx_) : INFINITY;
     if (by_tol) {

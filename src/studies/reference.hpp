@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/model.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/output.hpp"
 #include "studies/plan.hpp"
 
@@ -32,7 +33,9 @@ class ReferenceSolutions {
   /// set whenever some grid point's model has no exact solution. Collective.
   static void check(const StudyPlan& plan, par::Context& ctx);
 
-  ReferenceSolutions(const StudyPlan& plan, par::Context& ctx, StudyOutput& out);
+  /// With a checkpointer, the reference runs are executions "reference_NNNNN/fine" and
+  /// ".../coarse" of it (replayed or continued on restart).
+  ReferenceSolutions(const StudyPlan& plan, par::Context& ctx, StudyOutput& out, Checkpointer* ckpt = nullptr);
   /// The solution at T for grid point `point` (computed once, then cached). Collective.
   const Reference& get(std::size_t point);
 
@@ -40,6 +43,7 @@ class ReferenceSolutions {
   const StudyPlan& plan_;
   par::Context& ctx_;
   StudyOutput& out_;
+  Checkpointer* ckpt_ = nullptr;
   std::map<std::size_t, Reference> cache_;
 };
 

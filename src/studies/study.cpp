@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/safe_output.hpp"
+#include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/merge.hpp"
 
@@ -77,6 +78,7 @@ void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
   sub.force = true;  // the part names belong to this job
   sub.part_index = group;
   sub.part_count = groups;
+  sub.rank_group = true;
   sub.progress = req.progress && ctx.rank() == 0;
   std::exception_ptr failure;
   int interrupted = 0;
@@ -187,6 +189,18 @@ void check_sizes(const Config& cfg, par::Context& ctx) {
   }
 }
 
+/// The checkpoint keys and --restart where checkpoints are not written (scaling, save_state,
+/// ranks_per_run): one line, before anything runs.
+void check_checkpoint_keys(const Config& cfg, const RunRequest& req, bool rank_groups) {
+  const bool asked = cfg.get_int("checkpoint_every") > 0 || cfg.get_nonnegative("checkpoint_seconds") > 0.0 ||
+                     !req.restart.empty();
+  if (!asked) return;
+  RunRequest r = req;
+  r.rank_group = rank_groups;
+  const std::string why = studies::checkpoint_unsupported(cfg, r);
+  if (!why.empty()) throw UsageError("checkpoint_every, checkpoint_seconds and --restart cannot be used here: " + why);
+}
+
 }  // namespace
 
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
@@ -194,6 +208,7 @@ void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
   check_sizes(cfg, ctx);
   const long k = cfg.get_int("ranks_per_run", 0);
+  check_checkpoint_keys(cfg, req, k > 0 && k < ctx.size());
   if (k > 0 && k < ctx.size()) {
     run_in_rank_groups(e, cfg, ctx, req, static_cast<int>(k));
     return;
@@ -209,6 +224,7 @@ void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   const StudyEntry& e = StudyRegistry::instance().get(kind, "study (key 'study')");
   check_sizes(cfg, ctx);
   const long k = cfg.get_int("ranks_per_run", 0);
+  check_checkpoint_keys(cfg, req, k > 0 && k < ctx.size());
   if (k > 0 && k < ctx.size()) {
     validate_in_groups(e, cfg, ctx, req, static_cast<int>(k));
     return;

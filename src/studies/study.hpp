@@ -18,6 +18,7 @@ struct RunRequest {
   long part_index = 0;       // run only grid points of part `part_index` of `part_count`
   long part_count = 1;
   std::string restart;       // checkpoint to continue from (default: <output>.ckpt.h5 if present)
+  bool rank_group = false;   // one rank group of a ranks_per_run job (its part is merged at once)
 };
 
 struct StudyEntry {

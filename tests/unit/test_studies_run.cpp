@@ -184,17 +184,20 @@ TEST(StudiesRun, InterruptLeavesNoFileAndKeepsAnEarlierOne) {
   const std::string out = scratch("stopped.h5");
   { std::ofstream(out) << "earlier"; }
   raise_interrupt_for_testing(SIGTERM);
-  // several runs: stopped without a checkpoint
-  EXPECT_THROW(run({{"study", "invariants"}, {"model", "test_symmetric_tops"}, {"methods", "rkmk4, rkmk5"},
-                    {"steps", "1000"}}, out, true),
+  // not checkpointed (save_state trajectories): stopped without a checkpoint
+  EXPECT_THROW(run({{"study", "simulate"}, {"model", "test_symmetric_tops"}, {"methods", "rkmk4"},
+                    {"steps", "1000"}, {"save_state", "true"}}, out, true),
                Interrupted);
-  // one run: a checkpoint next to the output, then stopped (exit status 5)
-  EXPECT_THROW(run({{"study", "invariants"}, {"model", "test_symmetric_tops"}, {"methods", "rkmk4"},
-                    {"steps", "1000"}}, out, true),
-               Checkpointed);
+  EXPECT_FALSE(exists(out + ".ckpt.h5"));
+  // one run and several runs: a checkpoint next to the output, then stopped (exit status 5)
+  for (const char* methods : {"rkmk4", "rkmk4, rkmk5"}) {
+    EXPECT_THROW(run({{"study", "invariants"}, {"model", "test_symmetric_tops"}, {"methods", methods},
+                      {"steps", "1000"}}, out, true),
+                 Checkpointed);
+    EXPECT_TRUE(exists(out + ".ckpt.h5"));
+    std::remove((out + ".ckpt.h5").c_str());
+  }
   clear_interrupt();
-  EXPECT_TRUE(exists(out + ".ckpt.h5"));
-  std::remove((out + ".ckpt.h5").c_str());
   std::ifstream in(out);
   std::string s;
   std::getline(in, s);
