@@ -23,9 +23,10 @@ for exp in P_fig5_double_pendulum_convergence P_fig6_7_double_pendulum_invariant
   echo "== $exp  (${MPIRUN[*]} liebench run experiments/$exp.cfg --ranks_per_run=1)" >&2
   # ranks_per_run = 1: the grid points (methods x step sizes) of this small system run side by
   # side on the ranks; rank 0 merges them into the file one job would have written.
-  "${MPIRUN[@]}" "$LB" run "$ROOT/experiments/$exp.cfg" --ranks_per_run=1 --output "$OUT/$exp.h5" --force
+  # The run log (configuration, periodic lines, summary) goes to $OUT/$exp.h5.log, not between the tables.
+  "${MPIRUN[@]}" "$LB" run "$ROOT/experiments/$exp.cfg" --ranks_per_run=1 --output "$OUT/$exp.h5" --force >/dev/null
   "$LB" report "$OUT/$exp.h5"
   /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$OUT/$exp.h5" --out "$OUT/plots" >/dev/null
   echo
 done
-echo "results: $OUT/*.h5 (liebench report FILE.h5 [--format md|tex|csv]), plots: $OUT/plots/" >&2
+echo "results: $OUT/*.h5 (liebench report FILE.h5 [--format md|tex|csv]), run logs: $OUT/*.h5.log, plots: $OUT/plots/" >&2
