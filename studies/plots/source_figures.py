@@ -461,8 +461,12 @@ def fig_P14(files):
                     label=f"quadrotor {i + 1}" if k == 0 else None)
         ax.plot(y[k, 0, 0], y[k, 0, 2], "o", color="tab:blue", ms=5, label="load" if k == 0 else None)
         if k % (2 * step) == 0:  # a label every second snapshot (neighbouring labels overlap)
-            ax.annotate(f"t = {t[k]:g}", (y[k, 0, 0], y[k, 0, 2]), textcoords="offset points", xytext=(7, -11),
-                        fontsize=7, color="0.3")
+            # below the load (the quadrotors are above it), inside the arch on its flanks
+            x0 = y[k, 0, 0] - 0.5 * (y[0, 0, 0] + y[-1, 0, 0])
+            side = 0 if abs(x0) <= 1 else (1 if x0 < 0 else -1)
+            ax.annotate(f"t = {t[k]:g}", (y[k, 0, 0], y[k, 0, 2]), textcoords="offset points",
+                        xytext=(8 * side, -12), ha={0: "center", 1: "left", -1: "right"}[side], fontsize=7,
+                        color="0.3", bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
     ax.plot([], [], color="0.45", lw=0.8, label="links")
     ax.invert_yaxis()
     ax.set_aspect("equal", adjustable="datalim")
@@ -578,8 +582,9 @@ def fig_L_time(unit):
     """[L] Figs 1, 3, 4, 5: E - E(0) (top) and the unit-length error (bottom) over t, every file's runs."""
     def draw(files):
         fig, (a1, a2) = plt.subplots(2, 1, figsize=(8, 6.6), sharex=True)
-        zeros, drawn, k, tmax = [], False, 0, 0.0
+        zeros, drawn, k, tmax, ode45 = [], False, 0, 0.0, False
         for f in files:
+            ode45 = ode45 or "dopri54" in summary(f)["method"]
             for r, lab in l_run_labels(f):
                 t, e = series(f, r, "total_energy")
                 _, u = series(f, r, "unit_norm_error")
@@ -600,7 +605,7 @@ def fig_L_time(unit):
         side_legend(fig, *a1.get_legend_handles_labels())
         return fig, ["[L] draws the computed total energy E; here E - E(0) on the same scale for every method; "
                      "the trajectory panel of [L] is not reproduced",
-                     "ode45: dopri54 with MATLAB's default tolerances at its accepted steps"]
+                     "ode45: dopri54 with MATLAB's default tolerances at its accepted steps" if ode45 else ""]
     return draw
 
 
