@@ -581,7 +581,29 @@ def l_run_labels(f):
 def fig_L_time(unit):
     """[L] Figs 1, 3, 4, 5: E - E(0) (top) and the unit-length error (bottom) over t, every file's runs."""
     def draw(files):
-        fig, (a1, a2) = plt.subplots(2, 1, figsize=(8, 6.6), sharex=True)
+        paths = [(f, r, lab) for f in files for r, lab in l_run_labels(f) if f"runs/{r}/particles" in f]
+        if paths:  # the (a) panel of [L]: the bobs' paths, where the file stores them (save_state)
+            fig = plt.figure(figsize=(14, 6.6))
+            a0 = fig.add_subplot(1, 2, 1, projection="3d")
+            a1 = fig.add_subplot(2, 2, 2)
+            a2 = fig.add_subplot(2, 2, 4, sharex=a1)
+            fig.subplots_adjust(wspace=0.25)
+            f, r, lab = paths[0]
+            _, x = trajectory(f, r, "position")
+            group = next(iter(k for k in f[f"runs/{r}/particles"] if k != "box"))
+            steps = f[f"runs/{r}/particles/{group}/position/step"][()]
+            stride = int(steps[1] - steps[0]) if len(steps) > 1 else 1
+            for b in range(x.shape[1]):
+                a0.plot(*x[:, b, :].T, color=COLORS[b], lw=0.5, label=f"bob {b + 1}")
+            a0.plot([0], [0], [0], "ko", ms=4, label="pivot")
+            a0.set_box_aspect(np.ptp(np.concatenate([x.reshape(-1, 3), np.zeros((1, 3))]), axis=0))  # metres alike
+            a0.set_title(f"(a) trajectory, {lab}", fontsize=9)
+            a0.set_xlabel("x (m)")
+            a0.set_ylabel("y (m)")
+            a0.set_zlabel("z (m)")
+            a0.legend(fontsize=7, loc="upper left")
+        else:
+            fig, (a1, a2) = plt.subplots(2, 1, figsize=(8, 6.6), sharex=True)
         zeros, drawn, k, tmax, ode45 = [], False, 0, 0.0, False
         for f in files:
             ode45 = ode45 or "dopri54" in summary(f)["method"]
@@ -604,7 +626,8 @@ def fig_L_time(unit):
             a.grid(True, which="both", alpha=0.3)
         side_legend(fig, *a1.get_legend_handles_labels())
         return fig, ["[L] draws the computed total energy E; here E - E(0) on the same scale for every method; "
-                     "the trajectory panel of [L] is not reproduced",
+                     + (f"(a): the suite's frame (gravity along -e3, [L]'s state mirrored in z), t in [0, {tmax:g}], "
+                        f"states every {stride} steps" if paths else "the trajectory panel of [L] is not reproduced (the file stores no trajectory)"),
                      "ode45: dopri54 with MATLAB's default tolerances at its accepted steps" if ode45 else ""]
     return draw
 
@@ -695,8 +718,8 @@ FIGURES = [
      fig_P17),
     ("P_fig18", "[P] Fig 18", "preservation of |q_i|: RKMK4 against RK4 on the embedding",
      ["P_fig14_18_quadrotors_tracking"], fig_P18),
-    ("L_fig1", "[L] Fig 1", "double spherical pendulum, T = 100: total energy deviation and unit-length error, "
-     "VI (LGVI, h = 0.01) and RK45", ["L_ex1_double_pendulum_lgvi", "L_ex1_double_pendulum_rk45"], fig_L_time("N m")),
+    ("L_fig1", "[L] Fig 1", "double spherical pendulum, T = 100: trajectory, total energy deviation and "
+     "unit-length error, VI (LGVI, h = 0.01) and RK45", ["L_ex1_double_pendulum_lgvi", "L_ex1_double_pendulum_rk45"], fig_L_time("N m")),
     ("L_fig2", "[L] Fig 2", "three bodies on the sphere, T = 10: mean energy deviation and unit-length error "
      "against the step size, explicit VI and RK2", ["L_ex2_sphere_bodies_lgvi", "L_ex2_sphere_bodies_rk2"], fig_L2),
     ("L_fig3", "[L] Fig 3", "four spherical pendula with springs: total energy deviation and unit-length error, "
@@ -751,7 +774,7 @@ def readme(path):
                  "`studies/plots/plot_sphere_md.py` from [`L_ex6_sphere_md`](../../experiments/L_ex6_sphere_md.cfg) "
                  "into\n`results/plots/L_ex6_sphere_md_fig7_kinetic_energy.png` (`scripts/reproduce_results.sh "
                  "'L_ex6*'` runs it).\n\n"
-                 "Not drawn here: [P] Figs 1, 4, 12 (sketches of the models); the trajectory panels of [L] Figs 1 and "
+                 "Not drawn here: [P] Figs 1, 4, 12 (sketches of the models); the trajectory panels of [L] Figs "
                  "3-5\n(their files store no trajectory; [L] Fig 6, the molecules' paths and energy: `plot_study.py` "
                  "draws\nthe energy of `L_ex6_sphere_md`).\n\n"
                  "## Reading a work-precision diagram\n\n"
