@@ -109,7 +109,7 @@ def main():
             ok = "samples" in s
             w.writerow([s["method"], s["label"], s["status"], s["steps"] if s["steps"] is not None else "",
                         s.get("samples", ""), "%.17g" % s["E0"] if ok else ""] +
-                       ["%.6e" % s[k] if ok else "" for k in STATISTICS] +
+                       ["%.17g" % s[k] if ok else "" for k in STATISTICS] +
                        ["%.4e" % paper[k] if k in paper else "" for k in STATISTICS])
             if not ok:
                 md.append(f"| {s['method']} | {s['label']} | failed ({s['status']}) | | " +

@@ -26,36 +26,7 @@ expect_status() {
 # same_result A B: the two result files are bitwise equal in every dataset and attribute except
 # /provenance (host, times) and the wall-clock timings (differences on stdout, status 1).
 same_result() {
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import sys, h5py, numpy as np
-a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-skip_attr = {"wall", "wall_max", "wall_min", "wall_mean", "created", "seconds"}
-def timing(name): return "provenance" in name or "timings" in name or name.split("/")[-1].startswith("wall") or name.split("/")[-1].startswith("time.")
-diffs = []
-def items(f):
-    out = {}
-    def visit(name, obj):
-        if timing(name): return
-        out[name] = obj
-    f.visititems(visit)
-    out["/"] = f
-    return out
-ia, ib = items(a), items(b)
-if set(ia) != set(ib): diffs.append("objects differ: %s" % sorted(set(ia) ^ set(ib)))
-for k in sorted(set(ia) & set(ib)):
-    x, y = ia[k], ib[k]
-    for an in set(x.attrs) | set(y.attrs):
-        if an in skip_attr or an.startswith("wall") or an.startswith("timing") or an.startswith("time."): continue
-        if an not in x.attrs or an not in y.attrs: diffs.append("%s@%s missing" % (k, an)); continue
-        va, vb = np.asarray(x.attrs[an]), np.asarray(y.attrs[an])
-        if va.shape != vb.shape or va.tobytes() != vb.tobytes(): diffs.append("%s@%s: %r != %r" % (k, an, x.attrs[an], y.attrs[an]))
-    if isinstance(x, h5py.Dataset):
-        va, vb = x[()], y[()]
-        if k.startswith("summary/wall") or k.startswith("summary/time"): continue
-        if np.asarray(va).tobytes() != np.asarray(vb).tobytes(): diffs.append("%s: data differ" % k)
-for d in diffs[:10]: print("   ", d)
-sys.exit(1 if diffs else 0)
-PY
+  /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/h5same.py" "$1" "$2"
 }
 
 finish() {

@@ -49,34 +49,7 @@ CFG
 
 # same_but_log A B: equal except provenance, wall-clock timings and the key log_every.
 same_but_log() {
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import sys, h5py, numpy as np
-a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-def skip(name): return "provenance" in name or "timings" in name or name.split("/")[-1].startswith("wall")
-def items(f):
-    out = {"/": f}
-    f.visititems(lambda n, o: None if skip(n) else out.__setitem__(n, o))
-    return out
-def clean(v):  # configuration texts: drop the log_every entry
-    if isinstance(v, bytes): v = v.decode()
-    if isinstance(v, str): return "\n".join(l for l in v.split("\n") if "log_every" not in l)
-    return v
-ia, ib = items(a), items(b)
-diffs = ["objects differ: %s" % sorted(set(ia) ^ set(ib))] if set(ia) != set(ib) else []
-for k in sorted(set(ia) & set(ib)):
-    x, y = ia[k], ib[k]
-    for an in set(x.attrs) | set(y.attrs):
-        if an == "log_every" or an.startswith("wall"): continue
-        if an not in x.attrs or an not in y.attrs: diffs.append("%s@%s missing" % (k, an)); continue
-        va, vb = clean(x.attrs[an]), clean(y.attrs[an])
-        if isinstance(va, str) or isinstance(vb, str):
-            if va != vb: diffs.append("%s@%s" % (k, an))
-        elif np.asarray(va).tobytes() != np.asarray(vb).tobytes(): diffs.append("%s@%s" % (k, an))
-    if isinstance(x, h5py.Dataset) and np.asarray(x[()]).tobytes() != np.asarray(y[()]).tobytes():
-        diffs.append("%s: data differ" % k)
-for d in diffs[:10]: print("   ", d)
-sys.exit(1 if diffs else 0)
-PY
+  /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/h5same.py" "$1" "$2" --ignore-key log_every
 }
 
 # log_matches_file LOG H5 EVERY: the numbers of the log are those of the file

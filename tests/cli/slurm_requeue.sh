@@ -115,27 +115,7 @@ grep -q 'checkpoint written to' "$log" && grep -q 'requeueing job' "$log" && gre
 compgen -G "rq.parts/*.ckpt.h5" >/dev/null && bad "checkpoint left in rq.parts"
 
 same_result() {
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import sys, h5py, numpy as np
-a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-def skip(n): return "provenance" in n or "timings" in n or n.split("/")[-1].startswith("wall")
-def items(f):
-    out = {"/": f}
-    f.visititems(lambda n, o: None if skip(n) else out.__setitem__(n, o))
-    return out
-ia, ib = items(a), items(b)
-diffs = ["objects differ: %s" % sorted(set(ia) ^ set(ib))] if set(ia) != set(ib) else []
-for k in sorted(set(ia) & set(ib)):
-    x, y = ia[k], ib[k]
-    for an in set(x.attrs) | set(y.attrs):
-        if an.startswith("wall"): continue
-        if an not in x.attrs or an not in y.attrs: diffs.append("%s@%s missing" % (k, an)); continue
-        if np.asarray(x.attrs[an]).tobytes() != np.asarray(y.attrs[an]).tobytes(): diffs.append("%s@%s" % (k, an))
-    if isinstance(x, h5py.Dataset) and np.asarray(x[()]).tobytes() != np.asarray(y[()]).tobytes():
-        diffs.append("%s: data differ" % k)
-for d in diffs[:10]: print("   ", d)
-sys.exit(1 if diffs else 0)
-PY
+  /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/h5same.py" "$1" "$2"
 }
 if [[ -f rq.h5 && -f direct.h5 ]]; then
   same_result rq.h5 direct.h5 && ok "requeued + merged result bitwise equal to the direct mpirun -n 2 run" ||
