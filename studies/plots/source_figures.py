@@ -424,6 +424,254 @@ def fig_K_particles(directions):
     return draw
 
 
+# --- [P] Figs 14-18: two quadrotors carrying a point mass, tracking of a parabola --------------
+
+
+def desired_load_position(t):
+    """y_d(t) = (t - 2.5, 0, (t - 2.5)^2 - 7), [P] 6.2 (src/models/quadrotors.hpp, controller)."""
+    t = np.asarray(t, dtype=float)
+    return np.stack([t - 2.5, np.zeros_like(t), (t - 2.5) ** 2 - 7.0], axis=-1)
+
+
+def quad_runs(f):
+    tab, runs = runs_of(f)
+    return [(r, method_word(tab["method"][list(tab["run_id"]).index(r)])) for r in runs]
+
+
+QUAD_VERTICAL = "z (m); axis inverted: e3 points along gravity"
+
+
+def fig_P14(files):
+    """Snapshots in the x-z plane: load path, desired parabola, quadrotors and links."""
+    (f,) = files
+    r, word = quad_runs(f)[0]
+    t, y = trajectory(f, r, "load_position")
+    _, yq = trajectory(f, r, "quadrotor_positions")
+    fig, ax = plt.subplots(figsize=(9, 5.6))
+    td = np.linspace(0, t[-1], 400)
+    yd = desired_load_position(td)
+    ax.plot(yd[:, 0], yd[:, 2], color="tab:red", lw=1.2, linestyle="--", label="desired load path y_d(t)")
+    ax.plot(y[:, 0, 0], y[:, 0, 2], color="tab:blue", lw=1.4, label=f"load y(t), {word}")
+    step = max(1, int(round(0.5 / np.median(np.diff(t)))))  # a snapshot every 0.5 s
+    for k in range(0, len(t), step):
+        for i in range(2):
+            q = yq[k, 0, 3 * i:3 * i + 3]
+            ax.plot([q[0], y[k, 0, 0]], [q[2], y[k, 0, 2]], color="0.45", lw=0.8)
+            ax.plot(q[0], q[2], marker="s" if i == 0 else "D", color=COLORS[4 + i], ms=6, linestyle="none",
+                    label=f"quadrotor {i + 1}" if k == 0 else None)
+        ax.plot(y[k, 0, 0], y[k, 0, 2], "o", color="tab:blue", ms=5, label="load" if k == 0 else None)
+        if k % (2 * step) == 0:  # a label every second snapshot (neighbouring labels overlap)
+            # below the load (the quadrotors are above it), inside the arch on its flanks
+            x0 = y[k, 0, 0] - 0.5 * (y[0, 0, 0] + y[-1, 0, 0])
+            side = 0 if abs(x0) <= 1 else (1 if x0 < 0 else -1)
+            ax.annotate(f"t = {t[k]:g}", (y[k, 0, 0], y[k, 0, 2]), textcoords="offset points",
+                        xytext=(8 * side, -12), ha={0: "center", 1: "left", -1: "right"}[side], fontsize=7,
+                        color="0.3", bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
+    ax.plot([], [], color="0.45", lw=0.8, label="links")
+    ax.invert_yaxis()
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel(QUAD_VERTICAL)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
+    off = np.max(np.abs(y[:, 0, 1]))
+    return fig, [f"snapshots every {t[step] - t[0]:g} s (suite's choice: [P] does not give its snapshot times); "
+                 f"projection on the x-z plane: the load leaves it by at most {off:.2g} m (Fig 15, middle)",
+                 "y_d from the formula of [P] 6.2 (src/models/quadrotors.hpp), not from the file"]
+
+
+def fig_P15(files):
+    (f,) = files
+    fig, axes = plt.subplots(3, 1, figsize=(7.5, 7.5), sharex=True)
+    for m, (r, word) in enumerate(quad_runs(f)):
+        t, y = trajectory(f, r, "load_position")
+        for c, ax in enumerate(axes):
+            ax.plot(t, y[:, 0, c], color="tab:blue" if m == 0 else "tab:cyan", linestyle=LINESTYLES[m],
+                    lw=1.5 - 0.4 * m, label=f"load y^({c + 1}), {word}")
+    td = np.linspace(0, t[-1], 400)
+    yd = desired_load_position(td)
+    for c, ax in enumerate(axes):
+        ax.plot(td, yd[:, c], color="tab:red", lw=1.0, linestyle=":", label=f"desired y_d^({c + 1})")
+        ax.set_ylabel(f"y^({c + 1}) (m)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    axes[-1].set_xlabel("time t (s)")
+    return fig, ["y_d(t) = (t - 2.5, 0, (t - 2.5)^2 - 7) from the formula of [P] 6.2 (src/models/quadrotors.hpp)"]
+
+
+def fig_P16(files):
+    (f,) = files
+    fig, axes = plt.subplots(3, 1, figsize=(7.5, 7.5), sharex=True)
+    for m, (r, word) in enumerate(quad_runs(f)):
+        for c, ax in enumerate(axes):
+            t, e = series(f, r, f"load_error_{'xyz'[c]}")
+            ax.plot(t, e, color=COLORS[m], linestyle=LINESTYLES[m], lw=1.5 - 0.4 * m, label=word)
+    for c, ax in enumerate(axes):
+        ax.set_ylabel(f"y^({c + 1}) - y_d^({c + 1}) (m)")
+        ax.grid(True, alpha=0.3)
+        ax.ticklabel_format(axis="y", style="sci", scilimits=(-2, 2))
+    side_legend(fig, *axes[0].get_legend_handles_labels())
+    axes[-1].set_xlabel("time t (s)")
+    every = int(summary(f)["sample_every"][0])
+    return fig, [f"observables load_error_x, _y, _z of the file, sampled every {every} steps"]
+
+
+def fig_P17(files):
+    (f,) = files
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    k = 0
+    for r, word in quad_runs(f):
+        for i in (1, 2):
+            t, e = series(f, r, f"link{i}_direction_error")
+            ax.plot(t, e, label=f"link {i}, {word}", **style(k, len(t)))
+            k += 1
+    ax.set_xlabel("time t (s)")
+    ax.set_ylabel("direction error |q_id x q_i|")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    return fig, ["q_id: desired link direction of the geometric controller (src/models/quadrotors.hpp)"]
+
+
+def fig_P18(files):
+    (f,) = files
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    zeros, drawn, k = [], False, 0
+    for r, word in quad_runs(f):
+        t, q = trajectory(f, r, "link_directions")
+        for i in range(2):
+            qi = q[:, 0, 3 * i:3 * i + 3]
+            v = np.abs(1.0 - np.einsum("kc,kc->k", qi, qi))
+            drawn = log_series(ax, t, v, f"link {i + 1}, {word}", style(k, len(t)), zeros) is not None or drawn
+            k += 1
+    ax.set_yscale("log")
+    zero_note(ax, zeros, drawn)
+    ax.set_xlabel("time t (s)")
+    ax.set_ylabel("unit-norm error |1 - q_i.q_i|")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    return fig, ["from the stored link directions q_i (save_state); RK4 integrates on the embedding R^42; "
+                 "gaps: values exactly 0",
+                 "the energy of this controlled system is not conserved and is not drawn as an error"]
+
+
+# --- [L] Figs 1-5: computed total energy and unit-length errors ------------------------------
+
+
+def l_run_labels(f):
+    """(run id, label) of the good runs of an [L] file: method, step (or ode45 tolerances), grid."""
+    tab, runs = runs_of(f)
+    gcols = group_columns(f, tab)
+    hs = set(tab["h"]) if "h" in tab else set()
+    out = []
+    for r in runs:
+        i = list(tab["run_id"]).index(r)
+        lab = method_word(tab["method"][i])
+        if "h" in tab and len(hs) > 1:
+            lab += f", h = {tab['h'][i]:g}"
+        elif "h" in tab:
+            lab += f" (h = {tab['h'][i]:g})"
+        else:
+            lab += ", ode45 default tolerances"
+        for c in gcols:
+            lab += f", {c.split('.')[-1]} = {tab[c][i]}"
+        out.append((r, lab))
+    return out
+
+
+def fig_L_time(unit):
+    """[L] Figs 1, 3, 4, 5: E - E(0) (top) and the unit-length error (bottom) over t, every file's runs."""
+    def draw(files):
+        paths = [(f, r, lab) for f in files for r, lab in l_run_labels(f) if f"runs/{r}/particles" in f]
+        if paths:  # the (a) panel of [L]: the bobs' paths, where the file stores them (save_state)
+            fig = plt.figure(figsize=(14, 6.6))
+            a0 = fig.add_subplot(1, 2, 1, projection="3d")
+            a1 = fig.add_subplot(2, 2, 2)
+            a2 = fig.add_subplot(2, 2, 4, sharex=a1)
+            fig.subplots_adjust(wspace=0.25)
+            f, r, lab = paths[0]
+            _, x = trajectory(f, r, "position")
+            group = next(iter(k for k in f[f"runs/{r}/particles"] if k != "box"))
+            steps = f[f"runs/{r}/particles/{group}/position/step"][()]
+            stride = int(steps[1] - steps[0]) if len(steps) > 1 else 1
+            for b in range(x.shape[1]):
+                a0.plot(*x[:, b, :].T, color=COLORS[b], lw=0.5, label=f"bob {b + 1}")
+            a0.plot([0], [0], [0], "ko", ms=4, label="pivot")
+            a0.set_box_aspect(np.ptp(np.concatenate([x.reshape(-1, 3), np.zeros((1, 3))]), axis=0))  # metres alike
+            a0.set_title(f"(a) trajectory, {lab}", fontsize=9)
+            a0.set_xlabel("x (m)")
+            a0.set_ylabel("y (m)")
+            a0.set_zlabel("z (m)")
+            a0.legend(fontsize=7, loc="upper left")
+        else:
+            fig, (a1, a2) = plt.subplots(2, 1, figsize=(8, 6.6), sharex=True)
+        zeros, drawn, k, tmax, ode45 = [], False, 0, 0.0, False
+        for f in files:
+            ode45 = ode45 or "dopri54" in summary(f)["method"]
+            for r, lab in l_run_labels(f):
+                t, e = series(f, r, "total_energy")
+                _, u = series(f, r, "unit_norm_error")
+                tmax = max(tmax, t[-1])
+                st = style(k, len(t))
+                a1.plot(t, e - e[0], label=lab, **st)
+                drawn = log_series(a2, t, np.abs(u), lab, st, zeros) is not None or drawn
+                k += 1
+        a1.set_ylabel(f"total energy deviation\nE - E(0) ({unit})")
+        a1.ticklabel_format(axis="y", style="sci", scilimits=(-2, 2))
+        a2.set_yscale("log")
+        zero_note(a2, zeros, drawn)
+        a2.set_ylabel("unit-length error\nmax_i |1 - q_i.q_i|")
+        a2.set_xlabel("time t (s)")
+        a2.set_xlim(0, tmax)
+        for a in (a1, a2):
+            a.grid(True, which="both", alpha=0.3)
+        side_legend(fig, *a1.get_legend_handles_labels())
+        return fig, ["[L] draws the computed total energy E; here E - E(0) on the same scale for every method; "
+                     + (f"(a): the suite's frame (gravity along -e3, [L]'s state mirrored in z), t in [0, {tmax:g}], "
+                        f"states every {stride} steps" if paths else "the trajectory panel of [L] is not reproduced (the file stores no trajectory)"),
+                     "ode45: dopri54 with MATLAB's default tolerances at its accepted steps" if ode45 else ""]
+    return draw
+
+
+def mean_deviation(f, r):
+    """(mean |E - E(0)|, mean unit-length error) over the samples of a run, as [L] reports them."""
+    _, e = series(f, r, "total_energy")
+    _, u = series(f, r, "unit_norm_error")
+    return np.mean(np.abs(e - e[0])), np.mean(np.abs(u))
+
+
+def fig_L2(files):
+    """[L] Fig 2: energy and unit-length errors against the step size (three bodies on the sphere)."""
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.4))
+    fig.subplots_adjust(wspace=0.3)
+    k, lows, T = 0, [], float(files[0]["study"].attrs["t_final"])
+    for f in files:
+        tab, runs = runs_of(f)
+        gcols = group_columns(f, tab)
+        keys = [(tab["method"][i], tuple(str(tab[c][i]) for c in gcols)) for i in range(len(tab["run_id"]))]
+        for key in dict.fromkeys(keys):
+            rows = [i for i, kk in enumerate(keys) if kk == key and tab["run_id"][i] in runs]
+            rows.sort(key=lambda i: tab["h"][i])
+            h = np.array([tab["h"][i] for i in rows])
+            dev = np.array([mean_deviation(f, tab["run_id"][i]) for i in rows])
+            lows.append((h[0], dev[0, 0]))
+            lab = method_word(key[0]) + "".join(f", {c.split('.')[-1]} = {v}" for c, v in zip(gcols, key[1]))
+            for a, y in ((a1, dev[:, 0]), (a2, dev[:, 1])):
+                y = np.where(y > 0, y, np.nan)
+                a.loglog(h, y, label=lab, **style(k))
+            k += 1
+    h0, e0 = min(lows)  # the guide through a third of the energy deviation at the smallest step
+    hh = np.array([h0, 100 * h0])
+    a1.loglog(hh, e0 / 3 * (hh / h0) ** 2, color="0.5", linestyle="--", lw=1, label="slope h^2")
+    a1.set_ylabel("mean total energy deviation |E - E(0)|\n(model units)")
+    a2.set_ylabel("mean unit-length error max_i |1 - q_i.q_i|")
+    for a in (a1, a2):
+        a.set_xlabel("step size h")
+        a.grid(True, which="both", alpha=0.3)
+    side_legend(fig, *a1.get_legend_handles_labels())
+    return fig, [f"means over the samples of [0, {T:g}] (the statistics [L] prints); m_i = 1, gamma = 1, no units; "
+                 "a point missing: mean exactly 0"]
+
+
 # --- the list ----------------------------------------------------------------------------------
 
 # (figure, source figure, what it shows, experiment files, function)
@@ -460,6 +708,26 @@ FIGURES = [
      ["P_fig8_9_11_adaptive_chain", "P_fig9_11_double_pendulum_ode45"], fig_P11),
     ("P_fig13", "[P] Fig 13", "convergence on two quadrotors carrying a point mass",
      ["P_fig13_quadrotors_convergence"], fig_convergence),
+    ("P_fig14", "[P] Fig 14", "two quadrotors carrying a load, tracking a parabola: snapshots in the x-z plane, "
+     "load path and desired path", ["P_fig14_18_quadrotors_tracking"], fig_P14),
+    ("P_fig15", "[P] Fig 15", "components of the load position and of the desired trajectory over t",
+     ["P_fig14_18_quadrotors_tracking"], fig_P15),
+    ("P_fig16", "[P] Fig 16", "deviation y - y_d of the load from the desired trajectory",
+     ["P_fig14_18_quadrotors_tracking"], fig_P16),
+    ("P_fig17", "[P] Fig 17", "direction error |q_id x q_i| of the links", ["P_fig14_18_quadrotors_tracking"],
+     fig_P17),
+    ("P_fig18", "[P] Fig 18", "preservation of |q_i|: RKMK4 against RK4 on the embedding",
+     ["P_fig14_18_quadrotors_tracking"], fig_P18),
+    ("L_fig1", "[L] Fig 1", "double spherical pendulum, T = 100: trajectory, total energy deviation and "
+     "unit-length error, VI (LGVI, h = 0.01) and RK45", ["L_ex1_double_pendulum_lgvi", "L_ex1_double_pendulum_rk45"], fig_L_time("N m")),
+    ("L_fig2", "[L] Fig 2", "three bodies on the sphere, T = 10: mean energy deviation and unit-length error "
+     "against the step size, explicit VI and RK2", ["L_ex2_sphere_bodies_lgvi", "L_ex2_sphere_bodies_rk2"], fig_L2),
+    ("L_fig3", "[L] Fig 3", "four spherical pendula with springs: total energy deviation and unit-length error, "
+     "VI, RK2 and RK2 with projection", ["L_ex3_spring_pendula"], fig_L_time("N m")),
+    ("L_fig4", "[L] Fig 4", "elastic rod (n = 10), T = 3: total energy deviation and unit-length error, VI and RK45",
+     ["L_ex4_elastic_rod_lgvi", "L_ex4_elastic_rod_rk45"], fig_L_time("N m")),
+    ("L_fig5", "[L] Fig 5", "4 x 4 array of magnetic dipoles, T = 10: total energy deviation and unit-length error, "
+     "VI and RK45", ["L_ex5_magnet_array_lgvi", "L_ex5_magnet_array_rk45"], fig_L_time("N m")),
     ("K_fig3_1", "[K] Fig 3.1", "ten orbits of the free rigid body on the momentum sphere",
      ["K_fig3_1_rigid_body_orbits"], fig_K_orbits),
     ("K_fig3_2", "[K] Fig 3.2", "RKMK4 order plot, free rigid body", ["K_fig3_2_rigid_body_convergence"],
@@ -497,14 +765,18 @@ def readme(path):
                  "Written by `studies/plots/source_figures.py --readme` (the list `FIGURES` there); the figures\n"
                  "themselves are regenerated by `scripts/reproduce_results.sh` into this folder as `<figure>.png`\n"
                  "and `.pdf` from `results/<experiment>.h5` alone and are not committed (like the HDF5 files).\n"
-                 "One figure per source figure; sources as in the top-level README ([P], [K]).\n\n"
+                 "One figure per source figure; sources as in the top-level README ([P], [K], [L]).\n\n"
                  "| figure | source figure | shows | experiment files |\n|---|---|---|---|\n")
         for name, src, what, exps, _ in FIGURES:
             files = ", ".join(f"[`{e}`](../../experiments/{e}.cfg)" for e in exps)
             fh.write(f"| `{name}` | {src} | {what} | {files} |\n")
-        fh.write("\nNot drawn here: [P] Figs 1, 4, 12 (sketches of the models), [P] Figs 14-18 (quadrotor "
-                 "tracking; `P_fig14_18_quadrotors_tracking`, drawn by `plot_study.py`), the [L] examples "
-                 "(`plot_study.py` draws their invariants).\n\n"
+        fh.write("\nDrawn elsewhere: [L] Fig 7 (kinetic-energy distribution of the molecules on the sphere) by\n"
+                 "`studies/plots/plot_sphere_md.py` from [`L_ex6_sphere_md`](../../experiments/L_ex6_sphere_md.cfg) "
+                 "into\n`results/plots/L_ex6_sphere_md_fig7_kinetic_energy.png` (`scripts/reproduce_results.sh "
+                 "'L_ex6*'` runs it).\n\n"
+                 "Not drawn here: [P] Figs 1, 4, 12 (sketches of the models); the trajectory panels of [L] Figs "
+                 "3-5\n(their files store no trajectory; [L] Fig 6, the molecules' paths and energy: `plot_study.py` "
+                 "draws\nthe energy of `L_ex6_sphere_md`).\n\n"
                  "## Reading a work-precision diagram\n\n"
                  "Every point is one run: its error at the final time T (vertical, log scale) against what it\n"
                  "cost (horizontal, log scale): on the left the number of vector-field (RHS) evaluations, a\n"
