@@ -1,5 +1,7 @@
 #include "methods/slgi.hpp"
 
+#include <mpi.h>
+
 #include <Eigen/LU>
 #include "groups/maps.hpp"
 #include <algorithm>
@@ -202,6 +204,59 @@ void SlgiStepper::step(double t, double h, double* y) {
   h_last_ = h;
   warm_ = true;
   ++counters_.steps;
+}
+
+// ---------------------------------------------------------------- checkpoints
+namespace {
+constexpr std::size_t kResumeHeader = 5;  // warm, jac_valid, h_last, nz, ns
+}
+
+std::vector<double> SlgiStepper::resume_state() const {
+  // The unknowns live on one rank (rank-0-owned models); the others hold nz_ = 0. Its copy
+  // goes to every rank, so that the state is the same everywhere.
+  const double holders = ctx_->sum(nz_ > 0 ? 1.0 : 0.0);
+  if (holders > 1.0)
+    throw UsageError("method '" + info_.name + "' cannot checkpoint model '" + model_->name() +
+                     "': its unknowns are split over ranks (run without checkpoints)");
+  const int owner = static_cast<int>(ctx_->max(nz_ > 0 ? static_cast<double>(ctx_->rank()) : 0.0));
+  std::vector<double> s = {warm_ ? 1.0 : 0.0, jac_valid_ ? 1.0 : 0.0, h_last_, static_cast<double>(nz_),
+                           static_cast<double>(y_last_.size())};
+  s.insert(s.end(), z_.begin(), z_.end());
+  s.insert(s.end(), jac_.begin(), jac_.end());
+  s.insert(s.end(), y_last_.begin(), y_last_.end());
+  std::uint64_t n = s.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, owner, ctx_->comm());
+  s.resize(n);
+  MPI_Bcast(s.data(), static_cast<int>(n), MPI_DOUBLE, owner, ctx_->comm());
+  return s;
+}
+
+void SlgiStepper::restore_resume_state(const std::vector<double>& s, const double* y) {
+  (void)y;  // the warm-start test compares the next y with y_last_, restored as it was
+  auto refuse = [&](const std::string& why) {
+    throw UsageError("the checkpoint's solver state of method '" + info_.name + "' is " + why +
+                     "; remove the checkpoint to start over");
+  };
+  if (s.size() < kResumeHeader) refuse(s.empty() ? "missing" : "incomplete");
+  const auto nz = static_cast<std::size_t>(s[3]), ns = static_cast<std::size_t>(s[4]);
+  if (s[3] != static_cast<double>(nz) || s[4] != static_cast<double>(ns) ||
+      s.size() != kResumeHeader + nz + nz * nz + ns)
+    refuse("inconsistent");
+  warm_ = s[0] != 0.0;
+  jac_valid_ = s[1] != 0.0;
+  h_last_ = s[2];
+  if (nz_ == 0) return;  // a rank without unknowns keeps only the flags
+  if (nz != nz_ || ns != y_last_.size()) refuse("of another model size");
+  const auto z = s.begin() + kResumeHeader;
+  const auto jac = z + static_cast<std::ptrdiff_t>(nz);
+  const auto yl = jac + static_cast<std::ptrdiff_t>(nz * nz);
+  std::copy(z, jac, z_.begin());
+  std::copy(jac, yl, jac_.begin());
+  std::copy(yl, s.end(), y_last_.begin());
+  if (jac_valid_) {
+    Eigen::Map<Eigen::MatrixXd> J(jac_.data(), static_cast<Eigen::Index>(nz_), static_cast<Eigen::Index>(nz_));
+    lu_.compute(J);  // the same matrix as before: the same factors
+  }
 }
 
 // ---------------------------------------------------------------- registration

@@ -23,7 +23,8 @@
 //   fixed_point: z <- h f(...)(z).
 // Stop when ||dz||_inf <= tol ||z||_inf (global norms). No convergence within max_iter, or a
 // non-finite iterate, raises lie::NumericalError naming the time, step and last update.
-// Warm start: the previous step's z when the step continues from the previous output.
+// Warm start: the previous step's z when the step continues from the previous output (and the
+// Jacobian and its LU); checkpoints carry them (resume_state), so a restart is bitwise.
 //
 // Methods: `slgi` (key slgi.theta in [0, 1], default 1/2), `slgi_kk` (theta = 1/2 on the
 // quadratic-Hamiltonian formulation, G = SO(3) x R^3, [P] eqs. (29)-(32): "SLGIKK").
@@ -44,6 +45,12 @@ class SlgiStepper final : public Stepper {
   void bind(Model& model, par::Context& ctx) override;
   void step(double t, double h, double* y) override;
   void invalidate() override { warm_ = jac_valid_ = false; }
+  /// The warm start (checkpoints, stepper.hpp): {warm, jac_valid, h_last, nz, ns, z (nz),
+  /// Jacobian (nz x nz), y_last (ns)} of the rank that holds the unknowns (the cotangent models
+  /// are rank-0-owned); restoring recomputes the LU of the same Jacobian (deterministic).
+  bool has_resume_state() const override { return true; }
+  std::vector<double> resume_state() const override;
+  void restore_resume_state(const std::vector<double>& s, const double* y) override;
   double theta() const { return theta_; }
 
  private:

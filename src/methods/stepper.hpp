@@ -102,6 +102,18 @@ class Stepper {
   /// evaluates (and counts) exactly what the uninterrupted run does.
   virtual bool cache_valid() const { return false; }
   virtual void rebuild_cache(double t, const double* y) { (void)t, (void)y; }
+  /// Checkpoints: internal state beyond (t, y) and the counters on which the next steps depend,
+  /// e.g. a warm-started solver's previous solution and Jacobian (SLGI). Contract:
+  /// - resume_state() is collective and returns the same numbers on every rank (a checkpoint
+  ///   stores rank 0's copy); empty: the stepper has none (has_resume_state() is false);
+  /// - restore_resume_state(s, y) is called on every rank after bind(), invalidate() and
+  ///   set_counters(), before the next step from the local state y it continues from, with
+  ///   the s that resume_state() returned at that point of the uninterrupted run (also on
+  ///   another number of ranks); the following steps are then bitwise those of the
+  ///   uninterrupted run. It throws UsageError if s is not such a state (e.g. empty).
+  virtual bool has_resume_state() const { return false; }
+  virtual std::vector<double> resume_state() const { return {}; }
+  virtual void restore_resume_state(const std::vector<double>& s, const double* y) { (void)s, (void)y; }
 
  protected:
   StepCounters counters_;

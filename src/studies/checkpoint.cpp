@@ -150,11 +150,15 @@ std::vector<double> finished_scalars(const RunResult& r) {
 }
 
 std::vector<double> current_scalars(double t, std::uint64_t step, std::uint64_t calls, const StepCounters& c,
-                                    const AdaptiveState* a) {
+                                    const AdaptiveState* a, const std::vector<double>* stepper_state) {
   std::vector<double> v = {t, static_cast<double>(step), static_cast<double>(calls)};
   for (auto x : counters_vector(c)) v.push_back(static_cast<double>(x));
   if (a) v.insert(v.end(), {a->h, static_cast<double>(a->samples), a->memory.err1, a->memory.err2, a->memory.h1,
                             static_cast<double>(a->memory.filled)});
+  if (stepper_state) {  // Stepper::resume_state(), with its length
+    v.push_back(static_cast<double>(stepper_state->size()));
+    v.insert(v.end(), stepper_state->begin(), stepper_state->end());
+  }
   return v;
 }
 
@@ -333,6 +337,9 @@ void Checkpointer::load(const std::string& path) {
       r.counters = counters_from(h5::attr_doubles(g, "counters"));
       r.cache_valid = h5::attr_int(g, "cache_valid") != 0;
       resume_series_ = read_series(g);
+      // The stepper's internal state (every rank reads rank 0's copy); absent in checkpoints
+      // of earlier versions, refused in execute() for a stepper that has one.
+      if (h5::exists(g, "stepper_state")) r.stepper_state = h5::read_doubles(g, "stepper_state");
       if (h5::exists(g, "adaptive")) {
         h5::Handle ag = h5::open_group(g, "adaptive");
         AdaptiveState a;
@@ -349,7 +356,8 @@ void Checkpointer::load(const std::string& path) {
         r.adaptive = std::move(a);
       }
       const AdaptiveState* a = r.adaptive ? &*r.adaptive : nullptr;
-      if (h5::attr_int(g, "data_checksum") != data_checksum(current_scalars(r.t, r.step, r.calls, r.counters, a),
+      const std::vector<double>* ss = r.stepper_state ? &*r.stepper_state : nullptr;
+      if (h5::attr_int(g, "data_checksum") != data_checksum(current_scalars(r.t, r.step, r.calls, r.counters, a, ss),
                                                             resume_series_, a ? &a->record : nullptr))
         throw UsageError("the data of " + resume_label_ + " do not match their checksum (the file is corrupt)");
       resume_ = std::move(r);
@@ -408,6 +416,9 @@ RunResult Checkpointer::execute(const std::string& label, std::size_t point, Mod
   hooks.checkpoint = progress;
   current_ = Current{label, point};
   const bool resuming = resume_ && resume_label_ == label;
+  if (resuming && !resume_->stepper_state && stepper.has_resume_state())
+    throw UsageError("checkpoint " + path_ + " is refused: it lacks the internal state of method '" + stepper.info().name +
+                     "' (" + label + "), without which the run would not continue bit for bit; remove it to start over");
   last_step_ = resuming ? resume_->step : 0;
   RunResult res = execute_run(model, stepper, ctx_, integ, sampling, hooks, nullptr, resuming ? &*resume_ : nullptr,
                               resuming ? &resume_series_ : nullptr);
@@ -488,9 +499,17 @@ void Checkpointer::write(const RunSnapshot* snap) {
       const Model& model = model_for(current_.point);
       io::write_state(f, g, "state", model, io::state_rows(model, ctx_), snap->y);
       h5::attr(g, "state_checksum", state_checksum(model, ctx_, snap->y));
+      // The stepper's internal state (warm starts): rank 0's copy (identical on every rank).
+      std::vector<double> stepper_state = snap->stepper ? snap->stepper->resume_state() : std::vector<double>{};
+      std::uint64_t n = stepper_state.size();
+      MPI_Bcast(&n, 1, MPI_UINT64_T, 0, ctx_.comm());
+      stepper_state.resize(n);
+      MPI_Bcast(stepper_state.data(), static_cast<int>(n), MPI_DOUBLE, 0, ctx_.comm());
+      h5::write_vector(f, g, "stepper_state", stepper_state);
       const AdaptiveState* ad = snap->adaptive;
-      h5::attr(g, "data_checksum", data_checksum(current_scalars(snap->t, snap->step, snap->calls, snap->counters, ad),
-                                                 *snap->series, ad ? &ad->record : nullptr));
+      h5::attr(g, "data_checksum",
+               data_checksum(current_scalars(snap->t, snap->step, snap->calls, snap->counters, ad, &stepper_state),
+                             *snap->series, ad ? &ad->record : nullptr));
       write_series(f, g, *snap->series);
       if (snap->adaptive) {
         const AdaptiveState& a = *snap->adaptive;

@@ -94,6 +94,7 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
     if (resume_series) res.series = *resume_series;
     stepper.set_counters(resume->counters);
     if (resume->cache_valid) stepper.rebuild_cache(resume->t, res.y.data());
+    if (resume->stepper_state) stepper.restore_resume_state(*resume->stepper_state, res.y.data());
   }
 
   Observables obs;
@@ -160,6 +161,7 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
           snap.series = &res.series;
           snap.counters = stepper.counters();
           snap.cache_valid = stepper.cache_valid();
+          snap.stepper = &stepper;
           hooks.safe_point(snap);
         }
         if (hooks.checkpoint && (step % check == 0 || last))
@@ -192,6 +194,7 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
         snap.series = &res.series;
         snap.counters = stepper.counters();
         snap.cache_valid = stepper.cache_valid();
+        snap.stepper = &stepper;
         hooks.safe_point(snap);
       };
       // Log lines before the trial steps that follow every log_every-th accepted step.

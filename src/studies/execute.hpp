@@ -56,6 +56,7 @@ struct RunSnapshot {
   const TimeSeries* series = nullptr;
   StepCounters counters;
   bool cache_valid = false;           // the stepper's cached stage data (rebuilt on restart)
+  const Stepper* stepper = nullptr;   // its resume_state() (collective), asked only when written
 };
 
 /// Where a restarted run continues (read from a checkpoint).
@@ -66,6 +67,7 @@ struct RunResume {
   std::optional<AdaptiveState> adaptive;
   StepCounters counters;
   bool cache_valid = false;
+  std::optional<std::vector<double>> stepper_state;  // Stepper::resume_state() (absent in old checkpoints)
 };
 
 struct RunHooks {
