@@ -83,8 +83,12 @@ stop_and_restart_once() {
     round=$((round + 1))
     if [[ $st -eq 0 ]]; then
       break
-    elif [[ $st -gt 128 && "$sig" != KILL && -e "$out" && ! -e "$out.ckpt.h5" ]]; then
-      echo "     ($name: the signal came after the result was committed, exit $st, result complete)"; st=0; break
+    elif [[ $st -gt 128 && -e "$out" ]]; then
+      # the result is renamed into place only when complete: the signal (SIGKILL too) came after
+      # that; a SIGKILL between the rename and the checkpoint's removal leaves the checkpoint
+      # (the same command then says the output exists; rm it)
+      echo "     ($name: the signal came after the result was committed, exit $st, result complete)"
+      rm -f "$out.ckpt.h5"; st=0; break
     elif [[ "$sig" == KILL ]]; then
       STOPS=$((STOPS + 1))
       [[ -e "$out" ]] && { bad "$name: result file written by a killed run"; return 1; }
