@@ -746,13 +746,14 @@ def fig_L2(files):
     h0, e0 = min(lows)  # the guide through a third of the energy deviation at the smallest step
     hh = np.array([h0, 100 * h0])
     a1.loglog(hh, e0 / 3 * (hh / h0) ** 2, color="0.5", linestyle="--", lw=1, label="slope h^2")
-    a1.set_ylabel("mean total energy deviation |E - E(0)|\n(model units)")
+    a1.set_ylabel("mean total energy deviation |E - E(0)| (J)")
     a2.set_ylabel("mean unit-length error max_i |1 - q_i.q_i|")
     for a in (a1, a2):
-        a.set_xlabel("step size h")
+        a.set_xlabel("step size h (s)")
         a.grid(True, which="both", alpha=0.3)
     side_legend(fig, *a1.get_legend_handles_labels())
-    return fig, [f"means over the samples of [0, {T:g}] (the statistics [L] prints); m_i = 1, gamma = 1, no units; "
+    return fig, [f"means over the samples of [0, {T:g}] (the statistics [L] prints); m_i = 1, gamma = 1 as printed "
+                 "(without units; read as SI, the experiment files' units = si); "
                  "a point missing: mean exactly 0"]
 
 
