@@ -160,4 +160,20 @@ sys.exit(1 if bad else 0)
 PY
 ) && ok "particles/<group>/{position, orientation}/{value, step, time}: shapes, rotation matrices, the real attitude" \
   || bad "$out"
+# the derived orientation does not depend on the ranks (2 ranks: the same bits)
+"${MPIRUN[@]}" -n 2 "$LB" run top.cfg -q -o top2.h5 && "${MPIRUN[@]}" -n 2 "$LB" run frb.cfg -q -o frb2.h5 \
+  || { bad "2-rank runs"; finish; }
+out=$("$PY" - <<'PY'
+import h5py, numpy as np
+bad = []
+for a, b, g in (("top.h5", "top2.h5", "top"), ("frb.h5", "frb2.h5", "free_rigid_body")):
+    with h5py.File(a, "r") as A, h5py.File(b, "r") as B:
+        for k in sorted(A["particles/" + g]):
+            if k == "box": continue
+            if not np.array_equal(A[f"particles/{g}/{k}/value"][()], B[f"particles/{g}/{k}/value"][()]):
+                bad.append(f"{b}: particles/{g}/{k} differs from the 1-rank run")
+print("\n".join(bad))
+PY
+)
+[[ -z "$out" ]] && ok "particles (orientation included) bitwise equal on 1 and 2 ranks" || bad "$out"
 finish
