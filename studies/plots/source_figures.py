@@ -630,7 +630,8 @@ def panel_paths(a0, f, r, lab, kind):
         note = (f"(a): {word} paths over [0, {t[-1]:g}] s, states every {stride} steps, {lab}"
                 + ("; the suite's frame (gravity along -e3, [L]'s state mirrored in z)" if kind == "pendulum" else ""))
     if stretched:
-        note += f"; (a) at equal scale on x, y, z except {', '.join(stretched)} (stretched to a fifth of the largest extent)"
+        note += (f"; (a) at equal scale on x, y, z except {', '.join(stretched)} (stretched to a fifth of the "
+                 "largest extent)")
     a0.set_title(f"{title}, {lab}", fontsize=9, pad=0)
     a0.set_xlabel("x (m)")
     a0.set_ylabel("y (m)")
@@ -804,7 +805,8 @@ FIGURES = [
     ("P_fig18", "[P] Fig 18", "preservation of |q_i|: RKMK4 against RK4 on the embedding",
      ["P_fig14_18_quadrotors_tracking"], fig_P18),
     ("L_fig1", "[L] Fig 1", "double spherical pendulum, T = 100: trajectory, total energy deviation and "
-     "unit-length error, VI (LGVI, h = 0.01) and RK45", ["L_ex1_double_pendulum_lgvi", "L_ex1_double_pendulum_rk45"], fig_L_time("N m", "pendulum")),
+     "unit-length error, VI (LGVI, h = 0.01) and RK45", ["L_ex1_double_pendulum_lgvi", "L_ex1_double_pendulum_rk45"],
+     fig_L_time("N m", "pendulum")),
     ("L_fig2", "[L] Fig 2", "three bodies on the sphere, T = 10: mean energy deviation and unit-length error "
      "against the step size, explicit VI and RK2", ["L_ex2_sphere_bodies_lgvi", "L_ex2_sphere_bodies_rk2"], fig_L2),
     ("L_fig3", "[L] Fig 3", "four spherical pendula with springs: motion of the bobs (VI), total energy deviation "
@@ -836,13 +838,15 @@ FIGURES = [
      ["K_fig3_9_dipolar_energy_N100_T100"], fig_K_signed("total_energy", True)),
     ("K_fig3_10", "[K] Fig 3.10", "relative Hamiltonian error, N = 10, T = 1000, h = 0.01",
      ["K_fig3_10_dipolar_energy_N10_T1000"], fig_K_signed("total_energy", True)),
-    ("K_fig3_11", "[K] Fig 3.11", "two dipolar particles in 2-D: positions",
+    ("K_fig3_11", "[K] Fig 3.11", "two dipolar particles in 2-D: positions (a bound random state: the "
+     "seed is the suite's choice, [K] gives none)",
      ["K_fig3_11_dipolar_2d_two_particles"], fig_K_particles(False)),
-    ("K_fig3_12", "[K] Fig 3.12", "two dipolar particles in 2-D: directions",
+    ("K_fig3_12", "[K] Fig 3.12", "two dipolar particles in 2-D: directions (same run as Fig 3.11)",
      ["K_fig3_11_dipolar_2d_two_particles"], fig_K_particles(True)),
-    ("K_fig3_13", "[K] Fig 3.13", "ten dipolar particles in 2-D: positions",
+    ("K_fig3_13", "[K] Fig 3.13", "ten dipolar particles in 2-D: positions (a bound random state: the "
+     "seed is the suite's choice, [K] gives none)",
      ["K_fig3_13_dipolar_2d_ten_particles"], fig_K_particles(False)),
-    ("K_fig3_14", "[K] Fig 3.14", "ten dipolar particles in 2-D: directions",
+    ("K_fig3_14", "[K] Fig 3.14", "ten dipolar particles in 2-D: directions (same run as Fig 3.13)",
      ["K_fig3_13_dipolar_2d_ten_particles"], fig_K_particles(True)),
 ]
 
