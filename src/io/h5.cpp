@@ -402,6 +402,15 @@ void attr(hid_t obj, const std::string& name, const std::string& value) {
 
 void attr(hid_t obj, const std::string& name, const char* value) { attr(obj, name, std::string(value)); }
 
+void attr_ascii(hid_t obj, const std::string& name, const std::string& value) {
+  for (char c : value)
+    if (static_cast<unsigned char>(c) > 127) throw std::invalid_argument("attribute " + name + " '" + value + "' is not ASCII");
+  Handle t = string_type(value.size());  // H5T_CSET_ASCII by default
+  Handle sp = scalar_space();
+  Handle a = new_attr(obj, name, t, sp);
+  check_all(H5Awrite(a, t, value.c_str()), "write attribute " + where(obj, name), obj);
+}
+
 void attr(hid_t obj, const std::string& name, double value) {
   Handle sp = scalar_space();
   Handle a = new_attr(obj, name, H5T_IEEE_F64LE, sp);

@@ -126,6 +126,8 @@ void copy(hid_t src_loc, const std::string& src_name, hid_t dst_loc, const std::
 // attribute of the same name is replaced.
 void attr(hid_t obj, const std::string& name, const std::string& value);
 void attr(hid_t obj, const std::string& name, const char* value);
+/// A scalar fixed-length ASCII string attribute (what H5MD mandates for `unit`); value must be ASCII.
+void attr_ascii(hid_t obj, const std::string& name, const std::string& value);
 void attr(hid_t obj, const std::string& name, double value);
 void attr(hid_t obj, const std::string& name, std::int64_t value);
 void attr(hid_t obj, const std::string& name, int value);

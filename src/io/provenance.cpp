@@ -111,7 +111,7 @@ void write_provenance(const h5::File& f, hid_t g, const Provenance& p) {
   }
   if (!p.max_rss_kib.empty()) {
     h5::Handle d = h5::write_vector(f, g, "max_rss", p.max_rss_kib);
-    h5::attr(d, "unit", "KiB");
+    h5::attr_ascii(d, "unit", "KiB");  // H5MD: unit attributes are fixed-length ASCII (not an SI unit: a size)
     h5::attr(d, "description", "peak resident memory of every MPI rank (getrusage ru_maxrss)");
   }
 }

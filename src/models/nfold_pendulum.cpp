@@ -690,10 +690,10 @@ ModelCapabilities NFoldPendulum::capabilities() const {
 }
 
 std::vector<TrajectoryField> NFoldPendulum::trajectory_fields() const {
-  return {{"position", 3, "1", "bob positions x_i = sum_{k<=i} L_k q_k (pivot at 0)"},
-          {"velocity", 3, "1", "bob velocities x_i' = sum_{k<=i} L_k w_k x q_k"},
+  return {{"position", 3, "m", "bob positions x_i = sum_{k<=i} L_k q_k (pivot at 0)"},
+          {"velocity", 3, "m/s", "bob velocities x_i' = sum_{k<=i} L_k w_k x q_k"},
           {"direction", 3, "1", "link directions q_i in S^2"},
-          {"angular_velocity", 3, "1", "link angular velocities w_i (q_i.w_i = 0)"}};
+          {"angular_velocity", 3, "rad/s", "link angular velocities w_i (q_i.w_i = 0)"}};
 }
 
 void NFoldPendulum::trajectory_field(const std::string& name, const double* y, double* out) const {

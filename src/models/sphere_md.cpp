@@ -95,7 +95,7 @@ std::vector<TrajectoryField> SphereMd::trajectory_fields() const {
   return {{"direction", 3, "1", "q_i, position of the molecule on the unit sphere"},
           {"angular_velocity", 3, "1/s", "w_i, q_i' = w_i x q_i"},
           {"velocity", 3, "1/s", "q_i' = w_i x q_i"},
-          {"kinetic_energy", 1, "1", "m |q_i'|^2 / 2"}};
+          {"kinetic_energy", 1, "J", "m |q_i'|^2 / 2"}};
 }
 
 void SphereMd::trajectory_field(const std::string& name, const double* y, double* out) const {

@@ -126,6 +126,9 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
       out.write_state(g, "compare_final_state", *model, c.y.data(), plan.t_final);
     }
     out.end_run(g, r, std::move(row));
+    g.reset();
+    // a file with a trajectory: H5MD /particles and /observables at the root (first such run)
+    out.link_entry_points(r, states, states);
   }
   ckpt.complete([&] { out.finish(); });
 }

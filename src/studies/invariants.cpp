@@ -92,6 +92,9 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     add_invariant_metrics(row, res.series, chosen);
     add_step_size_metrics(row, res);
     out.end_run(g, r, std::move(row));
+    g.reset();
+    // a file with a trajectory: H5MD /particles and /observables at the root (first such run)
+    out.link_entry_points(r, sampling.states, sampling.states);
   }
   ckpt.complete([&] { out.finish(); });
 }

@@ -18,6 +18,8 @@
 #include "io/safe_output.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/merge.hpp"
+
+#include "io/units.hpp"
 #include "studies/output.hpp"
 #include "studies/plan.hpp"
 #include "studies/tables.hpp"
@@ -194,7 +196,7 @@ void merge_study_files(const std::vector<std::string>& inputs, const std::string
     h5::Handle st = h5::open_group(src, "study");
     const auto key_columns = h5::attr_strings(st, "key_columns");
     const Summary summary(std::move(rows), key_columns);
-    summary.write(out, dst);
+    summary.write(out, dst, io::Units::from_file(src));
     if (p0.kind == "convergence") {
       std::map<std::string, std::string> params;
       h5::Handle pg = h5::open_group(src, "parameters");

@@ -89,7 +89,7 @@ void write_cell_attr(hid_t g, const std::string& name, const Value& v) {
 
 void write_series_element(const h5::File& f, hid_t parent, const std::string& name, const std::vector<std::int64_t>& step,
                           const std::vector<double>& time, const std::vector<double>& value, const std::string& unit,
-                          const std::string& description) {
+                          const std::string& description, const io::Units& units) {
   h5::Handle g = h5::create_group(parent, name);
   {
     h5::Handle st = h5::write_vector(f, g, "step", step);
@@ -97,10 +97,10 @@ void write_series_element(const h5::File& f, hid_t parent, const std::string& na
   }
   {
     h5::Handle t = h5::write_vector(f, g, "time", time);
-    h5::attr(t, "unit", "time");
+    io::write_unit(t, units.time());
   }
   h5::Handle v = h5::write_vector(f, g, "value", value);
-  if (!unit.empty()) h5::attr(v, "unit", unit);
+  io::write_unit(v, unit);
   if (!description.empty()) h5::attr(v, "description", description);
 }
 
@@ -139,6 +139,7 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
     h5::Handle c = h5::create_group(g, "creator");
     h5::attr(c, "name", "liebench");
     h5::attr(c, "version", io::code_version());
+    io::write_units_module(g, io::Units::from_config(cfg));
   }
   {
     h5::Handle g = h5::create_group(root, "parameters");
@@ -182,6 +183,7 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
     : plan_(plan), ctx_(ctx), safe_((io::SafeOutput::check(req.output, req.force, ctx.comm()), req.output), req.force,
                                      ctx.comm()) {
   start_ = now_seconds();
+  units_ = io::Units::from_config(cfg);
   failures_expected_ = cfg.get_choice("failures", {"error", "expected"}) == "expected";
   std::string command_line = cfg.command_line();
   prov_ = io::collect_provenance(ctx_, command_line);
@@ -240,20 +242,19 @@ void StudyOutput::write_result(hid_t g, const RunResult& res) {
     for (std::size_t i = 0; i < res.series.names.size(); ++i) {
       const std::string& name = res.series.names[i];
       write_series_element(file_, og, name, res.series.step, res.series.time, res.series.values[i],
-                           observable_role(name) == ObservableRole::ManifoldError ? "1" : "model units",
-                           observable_description(name));
+                           units_.observable(name), observable_description(name), units_);
     }
   }
   if (res.adaptive) {
     const AdaptiveRecord& a = *res.adaptive;
     std::vector<std::int64_t> steps(a.t.size());
     for (std::size_t i = 0; i < steps.size(); ++i) steps[i] = static_cast<std::int64_t>(i + 1);
-    write_series_element(file_, g, "step_size", steps, a.t, a.h, "time",
-                         "size of every accepted step; time = end of the step");
-    write_series_element(file_, g, "error_estimate", steps, a.t, a.err, "1",
-                         "scaled local error estimate of every accepted step (accepted when <= 1)");
+    write_series_element(file_, g, "step_size", steps, a.t, a.h, units_.time(),
+                         "size of every accepted step; time = end of the step", units_);
+    write_series_element(file_, g, "error_estimate", steps, a.t, a.err, "",
+                         "scaled local error estimate of every accepted step (accepted when <= 1)", units_);
     h5::Handle d = h5::write_vector(file_, g, "rejected_time", a.rejected_t);
-    h5::attr(d, "unit", "time");
+    io::write_unit(d, units_.time());
     h5::attr(d, "description", "times from which a trial step was rejected");
   }
   // per-phase timings, one value per rank
@@ -271,7 +272,7 @@ void StudyOutput::write_result(hid_t g, const RunResult& res) {
     std::vector<double> all(static_cast<std::size_t>(ctx_.size()));
     MPI_Allgather(&mine_v, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, ctx_.comm());
     h5::Handle d = h5::write_vector(file_, tg, name, all);
-    h5::attr(d, "unit", "s");
+    io::write_unit(d, "s");  // wall-clock seconds, whatever the model's unit system
     double mn = all.empty() ? 0.0 : all[0], mx = mn, sum = 0.0;
     for (double v : all) {
       mn = std::min(mn, v);
@@ -318,6 +319,14 @@ void StudyOutput::end_run(hid_t g, const RunSpec& run, Row row) {
   checkpoint(0.0);
 }
 
+void StudyOutput::link_entry_points(const RunSpec& run, bool particles, bool observables) {
+  const hid_t root = file_.id();
+  for (const auto& [wanted, name] : {std::pair<bool, const char*>{particles, "particles"}, {observables, "observables"}}) {
+    const std::string target = "runs/" + run.id + "/" + name;
+    if (wanted && !h5::exists(root, name) && h5::exists(root, target)) h5::hard_link(root, target, name);
+  }
+}
+
 void StudyOutput::stop_check() {
   if (stop_) stop_();
   else poll_interrupt(ctx_);
@@ -337,7 +346,7 @@ RunHooks StudyOutput::hooks() {
 void StudyOutput::finish(const std::function<void(const h5::File&, const Summary&)>& analysis) {
   stop_check();
   const Summary summary(rows_, plan_.key_columns);
-  summary.write(file_, file_.id());
+  summary.write(file_, file_.id(), units_);
   if (analysis) analysis(file_, summary);
   io::finish_provenance(prov_, ctx_, now_seconds() - start_);
   if (RunLog* log = RunLog::active()) log->memory(prov_.max_rss_kib);

@@ -27,6 +27,7 @@
 #include "io/provenance.hpp"
 #include "io/safe_output.hpp"
 #include "io/state_io.hpp"
+#include "io/units.hpp"
 #include "studies/execute.hpp"
 #include "studies/plan.hpp"
 #include "studies/progress.hpp"
@@ -55,6 +56,9 @@ class StudyOutput {
   void write_result(hid_t run_group, const RunResult& res);
   /// Writes a final state [global_components][values per component].
   void write_state(hid_t group, const std::string& name, const Model& model, const double* y, double t);
+  /// H5MD entry points at the root: hard links /particles and /observables to the groups of the
+  /// first run of this file that has them (the same data, two names). Collective.
+  void link_entry_points(const RunSpec& run, bool particles, bool observables);
   /// Adds the metrics as attributes of the run group and as a /summary row.
   void end_run(hid_t run_group, const RunSpec& run, Row row);
 
@@ -71,6 +75,8 @@ class StudyOutput {
   void finish(const std::function<void(const h5::File&, const Summary&)>& analysis = {});
 
   const std::vector<Row>& rows() const { return rows_; }
+  /// The unit system of the study (key `units`).
+  const io::Units& units() const { return units_; }
 
  private:
   const StudyPlan& plan_;
@@ -78,6 +84,7 @@ class StudyOutput {
   io::SafeOutput safe_;
   h5::File file_;
   io::Provenance prov_;
+  io::Units units_;
   std::unique_ptr<Progress> progress_;
   std::vector<Row> rows_;
   std::vector<std::string> failures_;  // "run_00003 (lgvi, steps=10): failed: ..."

@@ -144,7 +144,7 @@ std::vector<Row> Summary::to_rows() const {
   return out;
 }
 
-void Summary::write(const h5::File& f, hid_t root) const {
+void Summary::write(const h5::File& f, hid_t root, const io::Units& units) const {
   h5::Handle g = h5::create_group(root, "summary");
   h5::attr(g, "description", "one row per run (ordered by run_index); report tables are computed from these columns");
   std::vector<std::string> names = {"run_index"};
@@ -163,7 +163,13 @@ void Summary::write(const h5::File& f, hid_t root) const {
       default: d = h5::write_vector(f, g, c.name, c.texts); break;
     }
     const ColumnInfo info = describe_column(c.name);
-    if (!info.unit.empty()) h5::attr(d, "unit", info.unit);
+    std::string unit;
+    try {
+      unit = units.of(info.unit);
+    } catch (const std::invalid_argument&) {
+      unit = "";  // an observable without a known SI unit: its metrics stay without one (description says what)
+    }
+    io::write_unit(d, unit);
     if (!info.description.empty()) h5::attr(d, "description", info.description);
   }
 }
@@ -198,36 +204,36 @@ ColumnInfo describe_column(const std::string& name) {
   static const std::map<std::string, ColumnInfo> known = {
       {"run_id", {"", "run group name under /runs"}},
       {"method", {"", "integration method (liebench list methods)"}},
-      {"method_order", {"1", "nominal order of the method"}},
-      {"method_embedded_order", {"1", "order of the embedded error estimator (0: none)"}},
+      {"method_order", {"", "nominal order of the method"}},
+      {"method_embedded_order", {"", "order of the embedded error estimator (0: none)"}},
       {"status", {"", "ok | nonfinite (the solution blew up) | failed: <reason>"}},
-      {"steps", {"1", "number of (accepted) steps"}},
-      {"h", {"time", "step size (t_final - t0) / steps of a fixed-step run"}},
-      {"tol", {"1", "tolerance of an adaptive run (keys atol, rtol, error_norm say how it scales the error estimate)"}},
-      {"t0", {"time", "initial time"}},
-      {"t_final", {"time", "final time T"}},
-      {"error", {"state units", "global error at T: Model::state_distance(y_N, y(T)) (Euclidean norm of the embedding space)"}},
-      {"error_scale", {"state units", "|y(T)| of the exact/reference solution (scale of the round-off floor)"}},
-      {"reference_error", {"state units", "estimated error of the reference solution (0 for an exact solution)"}},
+      {"steps", {"", "number of (accepted) steps"}},
+      {"h", {"s", "step size (t_final - t0) / steps of a fixed-step run"}},
+      {"tol", {"", "tolerance of an adaptive run (keys atol, rtol, error_norm say how it scales the error estimate)"}},
+      {"t0", {"s", "initial time"}},
+      {"t_final", {"s", "final time T"}},
+      {"error", {"", "global error at T: Model::state_distance(y_N, y(T)) (Euclidean norm of the embedding space; its components have different units: no unit attribute)"}},
+      {"error_scale", {"", "|y(T)| of the exact/reference solution (scale of the round-off floor)"}},
+      {"reference_error", {"", "estimated error of the reference solution (0 for an exact solution)"}},
       {"reference", {"", "what the error is measured against: exact | <method> steps=N | <method> tol=T"}},
-      {"accepted", {"1", "accepted steps of an adaptive run"}},
-      {"rejected", {"1", "rejected trial steps of an adaptive run"}},
-      {"rhs_evaluations", {"1", "vector-field evaluations (Stepper counters)"}},
-      {"exponentials", {"1", "group exponentials/actions (Stepper counters)"}},
-      {"h_min", {"time", "smallest accepted step"}},
-      {"h_max", {"time", "largest accepted step"}},
-      {"h_mean", {"time", "(t_final - t0) / accepted"}},
+      {"accepted", {"", "accepted steps of an adaptive run"}},
+      {"rejected", {"", "rejected trial steps of an adaptive run"}},
+      {"rhs_evaluations", {"", "vector-field evaluations (Stepper counters)"}},
+      {"exponentials", {"", "group exponentials/actions (Stepper counters)"}},
+      {"h_min", {"s", "smallest accepted step"}},
+      {"h_max", {"s", "largest accepted step"}},
+      {"h_mean", {"s", "(t_final - t0) / accepted"}},
       {"compare_method", {"", "constant-step method run with the same cost ([P] Figs 8-11)"}},
-      {"compare_steps", {"1", "steps of the constant-step comparison run"}},
-      {"compare_error", {"state units", "global error at T of the constant-step comparison run"}},
-      {"compare_rhs_evaluations", {"1", "vector-field evaluations of the comparison run"}},
-      {"samples", {"1", "number of time-series samples"}},
-      {"sample_every", {"1", "steps between time-series samples (fixed steps)"}},
+      {"compare_steps", {"", "steps of the constant-step comparison run"}},
+      {"compare_error", {"", "global error at T of the constant-step comparison run"}},
+      {"compare_rhs_evaluations", {"", "vector-field evaluations of the comparison run"}},
+      {"samples", {"", "number of time-series samples"}},
+      {"sample_every", {"", "steps between time-series samples (fixed steps)"}},
       {"layout", {"", "MPI ranks x OpenMP threads per rank"}},
-      {"ranks", {"1", "MPI ranks"}},
-      {"threads", {"1", "OpenMP threads per rank"}},
-      {"cores", {"1", "ranks x threads"}},
-      {"components", {"1", "global number of model components (links, bodies)"}},
+      {"ranks", {"", "MPI ranks"}},
+      {"threads", {"", "OpenMP threads per rank"}},
+      {"cores", {"", "ranks x threads"}},
+      {"components", {"", "global number of model components (links, bodies)"}},
   };
   auto it = known.find(name);
   if (it != known.end()) return it->second;
@@ -240,10 +246,25 @@ ColumnInfo describe_column(const std::string& name) {
                                                : "value at T of ";
     const std::string close = (suf == ".max" || suf == ".mean") ? "|" : "";
     std::string meaning;
-    if (ends_with(base, ".rel_error")) meaning = "(x - x0)/|x0| of " + base.substr(0, base.size() - 10);
-    else if (ends_with(base, ".abs_error")) meaning = "x - x0 of " + base.substr(0, base.size() - 10);
-    else meaning = base;
-    return {suf == ".drift" ? "1/time" : "", what + meaning + close};
+    // SI unit (suite notation): relative errors are pure numbers; x - x0 and manifold errors have
+    // the observable's unit; a drift is that per second.
+    std::string unit = "1";
+    try {
+      if (ends_with(base, ".rel_error")) {
+        meaning = "(x - x0)/|x0| of " + base.substr(0, base.size() - 10);
+      } else if (ends_with(base, ".abs_error")) {
+        meaning = "x - x0 of " + base.substr(0, base.size() - 10);
+        unit = io::Units::observable_si(base.substr(0, base.size() - 10));
+      } else {
+        meaning = base;
+        unit = io::Units::observable_si(base);
+      }
+    } catch (const std::invalid_argument&) {
+      return {"", what + meaning + close};
+    }
+    io::UnitFactors u = io::UnitFactors::parse(unit);
+    if (suf == ".drift") u = u.per(io::UnitFactors::parse("s"));
+    return {u.dimensionless() ? "" : u.h5md(), what + meaning + close};
   }
   return {"", ""};
 }

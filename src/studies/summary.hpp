@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/h5.hpp"
+#include "io/units.hpp"
 
 namespace lie::studies {
 
@@ -51,7 +52,8 @@ class Summary {
   std::vector<Row> to_rows() const;
 
   /// Writes /summary (collective on parallel files; replicated data).
-  void write(const h5::File& f, hid_t root) const;
+  /// Writes /summary; `units` decides the `unit` attribute of every column with a dimension.
+  void write(const h5::File& f, hid_t root, const io::Units& units) const;
   /// Reads /summary of an open file.
   static Summary read(hid_t root);
 
@@ -62,7 +64,8 @@ class Summary {
 
 /// Unit and meaning of a column/metric, by name (one place for all studies).
 struct ColumnInfo {
-  std::string unit, description;
+  std::string unit;  // SI unit in the suite's notation (io/units.hpp); "" = none (pure number or mixed)
+  std::string description;
 };
 ColumnInfo describe_column(const std::string& name);
 

@@ -1,5 +1,7 @@
 #include "studies/tables.hpp"
 
+#include "io/units.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -571,10 +573,11 @@ void write_convergence_analysis(const h5::File& f, const Summary& s, const std::
   h5::write_vector(f, g, "nominal_order", nominal);
   h5::Handle d = h5::write_vector(f, g, "observed_order", order);
   h5::attr(d, "description", "least-squares slope of log10(error) vs log10(h) over the fit range");
+  const io::Units units = io::Units::from_file(f.id());
   d = h5::write_vector(f, g, "fit_h_min", hmin);
-  h5::attr(d, "unit", "time");
+  io::write_unit(d, units.time());
   d = h5::write_vector(f, g, "fit_h_max", hmax);
-  h5::attr(d, "unit", "time");
+  io::write_unit(d, units.time());
   h5::write_vector(f, g, "fit_points", points);
   d = h5::write_vector(f, g, "error_floor", floor);
   h5::attr(d, "description", "errors at or below this were excluded (round-off / reference accuracy)");

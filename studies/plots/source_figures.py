@@ -419,8 +419,11 @@ def fig_K_particles(directions):
         ax.set_ylabel("y (sigma)")
         ax.grid(True, alpha=0.3)
         what = "arrows: dipole direction" if directions else "circles"
+        e0 = f[f"runs/{runs[0]}/observables/total_energy/value"][0]
         return fig, [f"{x.shape[1]} particles, {int(steps[-1])} RKMK4 steps to T = {t[-1]:g}; {what} every 100 "
-                     "steps; black dots: starting positions"]
+                     "steps; black dots: starting positions",
+                     f"differs from [K]: the random initial state (dipolar.seed = {param(f, 'dipolar.seed')}, the "
+                     f"suite's choice: bound, E0 = {e0:.3g} < 0; [K] gives no seed; the experiment file says why)"]
     return draw
 
 
@@ -578,32 +581,80 @@ def l_run_labels(f):
     return out
 
 
-def fig_L_time(unit):
-    """[L] Figs 1, 3, 4, 5: E - E(0) (top) and the unit-length error (bottom) over t, every file's runs."""
+def element_stride(f, r, field="position"):
+    """(steps between stored frames, element) of a run's H5MD element."""
+    group = next(iter(k for k in f[f"runs/{r}/particles"] if k != "box"))
+    steps = f[f"runs/{r}/particles/{group}/{field}/step"][()]
+    return (int(steps[1] - steps[0]) if len(steps) > 1 else 1), group
+
+
+def metres_alike(ax, pts):
+    """Equal scale on the three axes of a 3-D panel (lengths in m look like lengths); an axis whose
+    extent is below a fifth of the largest is drawn at a fifth (its ticks stay readable)."""
+    ext = np.ptp(pts.reshape(-1, 3), axis=0)
+    ax.set_box_aspect(np.maximum(ext, 0.2 * ext.max()))
+    for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+        axis.set_major_locator(plt.MaxNLocator(4))
+    return [n for n, e in zip("xyz", ext) if e < 0.2 * ext.max()]
+
+
+def panel_paths(a0, f, r, lab, kind):
+    """The (a) panel of [L] Figs 1, 3, 4, 5 from the run's stored positions; returns its note."""
+    t, x = trajectory(f, r, "position")
+    stride, _ = element_stride(f, r)
+    if kind == "rod":  # Fig 4(a) deformation of the rod: its shape at a few times, clamped end at 0
+        keep = np.unique(np.linspace(0, len(t) - 1, 11).round().astype(int))
+        cmap = plt.get_cmap("viridis")
+        for j in keep:
+            shape = np.vstack([np.zeros(3), x[j]])
+            a0.plot(*shape.T, color=cmap(t[j] / max(t[-1], 1e-300)), lw=1.2, marker=".", ms=3)
+        sm = plt.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(0, t[-1]))
+        plt.colorbar(sm, ax=a0, shrink=0.5, pad=0.02, orientation="horizontal", label="time t (s) of the shape")
+        a0.plot([0], [0], [0], "ks", ms=5, label="clamped end")
+        stretched = metres_alike(a0, np.concatenate([x.reshape(-1, 3), np.zeros((1, 3))]))
+        title, note = "(a) deformation of the rod", (f"(a): shape of the rod (element ends) at {len(keep)} times "
+                                                     f"in [0, {t[-1]:g}] s, {lab}")
+    else:
+        word = {"pendulum": "bob", "bobs": "bob", "magnets": "north pole"}[kind]
+        for b in range(x.shape[1]):
+            a0.plot(*x[:, b, :].T, color=COLORS[b % len(COLORS)], lw=0.6,
+                    label=f"{word} {b + 1}" if x.shape[1] <= 6 else None)
+        a0.plot(*x[0].T, "ko", ms=3, label="at t = 0")
+        pts = x.reshape(-1, 3)
+        if kind == "pendulum":
+            a0.plot([0], [0], [0], "k^", ms=5, label="pivot")
+            pts = np.concatenate([pts, np.zeros((1, 3))])
+        stretched = metres_alike(a0, pts)
+        title = {"pendulum": "(a) trajectory", "bobs": "(a) motion of the pendula (bob paths)",
+                 "magnets": "(a) motion of the magnetic dipoles (north-pole paths)"}[kind]
+        note = (f"(a): {word} paths over [0, {t[-1]:g}] s, states every {stride} steps, {lab}"
+                + ("; the suite's frame (gravity along -e3, [L]'s state mirrored in z)" if kind == "pendulum" else ""))
+    if stretched:
+        note += (f"; (a) at equal scale on x, y, z except {', '.join(stretched)} (stretched to a fifth of the "
+                 "largest extent)")
+    a0.set_title(f"{title}, {lab}", fontsize=9, pad=0)
+    a0.set_xlabel("x (m)")
+    a0.set_ylabel("y (m)")
+    a0.set_zlabel("z (m)")
+    a0.legend(fontsize=7, loc="upper left")
+    return note
+
+
+def fig_L_time(unit, kind):
+    """[L] Figs 1, 3, 4, 5: (a) the motion, where a file stores it (save_state); E - E(0) (top) and
+    the unit-length error (bottom) over t, every file's runs."""
     def draw(files):
         paths = [(f, r, lab) for f in files for r, lab in l_run_labels(f) if f"runs/{r}/particles" in f]
-        if paths:  # the (a) panel of [L]: the bobs' paths, where the file stores them (save_state)
+        if paths:
             fig = plt.figure(figsize=(14, 6.6))
             a0 = fig.add_subplot(1, 2, 1, projection="3d")
             a1 = fig.add_subplot(2, 2, 2)
             a2 = fig.add_subplot(2, 2, 4, sharex=a1)
             fig.subplots_adjust(wspace=0.25)
-            f, r, lab = paths[0]
-            _, x = trajectory(f, r, "position")
-            group = next(iter(k for k in f[f"runs/{r}/particles"] if k != "box"))
-            steps = f[f"runs/{r}/particles/{group}/position/step"][()]
-            stride = int(steps[1] - steps[0]) if len(steps) > 1 else 1
-            for b in range(x.shape[1]):
-                a0.plot(*x[:, b, :].T, color=COLORS[b], lw=0.5, label=f"bob {b + 1}")
-            a0.plot([0], [0], [0], "ko", ms=4, label="pivot")
-            a0.set_box_aspect(np.ptp(np.concatenate([x.reshape(-1, 3), np.zeros((1, 3))]), axis=0))  # metres alike
-            a0.set_title(f"(a) trajectory, {lab}", fontsize=9)
-            a0.set_xlabel("x (m)")
-            a0.set_ylabel("y (m)")
-            a0.set_zlabel("z (m)")
-            a0.legend(fontsize=7, loc="upper left")
+            panel_note = panel_paths(a0, *paths[0], kind)
         else:
             fig, (a1, a2) = plt.subplots(2, 1, figsize=(8, 6.6), sharex=True)
+            panel_note = "the trajectory panel of [L] is not reproduced (the file stores no trajectory)"
         zeros, drawn, k, tmax, ode45 = [], False, 0, 0.0, False
         for f in files:
             ode45 = ode45 or "dopri54" in summary(f)["method"]
@@ -626,10 +677,44 @@ def fig_L_time(unit):
             a.grid(True, which="both", alpha=0.3)
         side_legend(fig, *a1.get_legend_handles_labels())
         return fig, ["[L] draws the computed total energy E; here E - E(0) on the same scale for every method; "
-                     + (f"(a): the suite's frame (gravity along -e3, [L]'s state mirrored in z), t in [0, {tmax:g}], "
-                        f"states every {stride} steps" if paths else "the trajectory panel of [L] is not reproduced (the file stores no trajectory)"),
+                     + panel_note,
                      "ode45: dopri54 with MATLAB's default tolerances at its accepted steps" if ode45 else ""]
     return draw
+
+
+def fig_L6(files):
+    """[L] Fig 6: (a) the molecules' paths on the sphere from t = 0, (b) the computed total energy."""
+    (f,) = files
+    _, runs = runs_of(f)
+    r = runs[0]
+    t, q = trajectory(f, r, "direction")
+    stride, _ = element_stride(f, r, "direction")
+    fig = plt.figure(figsize=(13, 5.8))
+    a0 = fig.add_subplot(1, 2, 1, projection="3d")
+    a1 = fig.add_subplot(1, 2, 2)
+    fig.subplots_adjust(wspace=0.3)
+    # the sphere, then the paths on its visible half (x > 0 at t = 0), each from its dot at t = 0
+    u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 40), np.linspace(0, np.pi, 20))
+    a0.plot_wireframe(np.cos(u) * np.sin(v), np.sin(u) * np.sin(v), np.cos(v), color="0.85", lw=0.4)
+    front = np.where(q[0, :, 0] > 0.2)[0]
+    for i in front:
+        a0.plot(*q[:, i, :].T, color=COLORS[0], lw=1.0)
+    a0.plot(*q[0, front].T, "k.", ms=2.5)
+    a0.view_init(elev=15, azim=0)
+    a0.set_box_aspect((1, 1, 1))
+    a0.set_axis_off()  # the unit sphere, seen from +x (its wireframe is the scale)
+    a0.set_title(f"(a) paths over [0, {t[-1]:g}] s of the {len(front)} molecules on the\nhalf facing the viewer "
+                 "(dots: t = 0; unit sphere seen from +x)", fontsize=9)
+    te, e = series(f, r, "total_energy")
+    a1.plot(te, e, color=COLORS[1], lw=1.2, label=method_word(summary(f)["method"][0]))
+    a1.set_xlabel("time t (s)")
+    a1.set_ylabel("total energy E (J)")
+    a1.ticklabel_format(axis="y", style="sci", scilimits=(-2, 2), useOffset=False)
+    a1.set_title("(b) computed total energy", fontsize=9)
+    a1.grid(True, alpha=0.3)
+    a1.legend(fontsize=8)
+    return fig, [f"{q.shape[1]} molecules, T = {t[-1]:g} s, paths from the states every {stride} steps; "
+                 f"mean |E - E(0)| = {np.mean(np.abs(e - e[0])):.4g} J ([L]: 1.8893e-3)"]
 
 
 def mean_deviation(f, r):
@@ -662,13 +747,14 @@ def fig_L2(files):
     h0, e0 = min(lows)  # the guide through a third of the energy deviation at the smallest step
     hh = np.array([h0, 100 * h0])
     a1.loglog(hh, e0 / 3 * (hh / h0) ** 2, color="0.5", linestyle="--", lw=1, label="slope h^2")
-    a1.set_ylabel("mean total energy deviation |E - E(0)|\n(model units)")
+    a1.set_ylabel("mean total energy deviation |E - E(0)| (J)")
     a2.set_ylabel("mean unit-length error max_i |1 - q_i.q_i|")
     for a in (a1, a2):
-        a.set_xlabel("step size h")
+        a.set_xlabel("step size h (s)")
         a.grid(True, which="both", alpha=0.3)
     side_legend(fig, *a1.get_legend_handles_labels())
-    return fig, [f"means over the samples of [0, {T:g}] (the statistics [L] prints); m_i = 1, gamma = 1, no units; "
+    return fig, [f"means over the samples of [0, {T:g}] (the statistics [L] prints); m_i = 1, gamma = 1 as printed "
+                 "(without units; read as SI, the experiment files' units = si); "
                  "a point missing: mean exactly 0"]
 
 
@@ -719,15 +805,19 @@ FIGURES = [
     ("P_fig18", "[P] Fig 18", "preservation of |q_i|: RKMK4 against RK4 on the embedding",
      ["P_fig14_18_quadrotors_tracking"], fig_P18),
     ("L_fig1", "[L] Fig 1", "double spherical pendulum, T = 100: trajectory, total energy deviation and "
-     "unit-length error, VI (LGVI, h = 0.01) and RK45", ["L_ex1_double_pendulum_lgvi", "L_ex1_double_pendulum_rk45"], fig_L_time("N m")),
+     "unit-length error, VI (LGVI, h = 0.01) and RK45", ["L_ex1_double_pendulum_lgvi", "L_ex1_double_pendulum_rk45"],
+     fig_L_time("N m", "pendulum")),
     ("L_fig2", "[L] Fig 2", "three bodies on the sphere, T = 10: mean energy deviation and unit-length error "
      "against the step size, explicit VI and RK2", ["L_ex2_sphere_bodies_lgvi", "L_ex2_sphere_bodies_rk2"], fig_L2),
-    ("L_fig3", "[L] Fig 3", "four spherical pendula with springs: total energy deviation and unit-length error, "
-     "VI, RK2 and RK2 with projection", ["L_ex3_spring_pendula"], fig_L_time("N m")),
-    ("L_fig4", "[L] Fig 4", "elastic rod (n = 10), T = 3: total energy deviation and unit-length error, VI and RK45",
-     ["L_ex4_elastic_rod_lgvi", "L_ex4_elastic_rod_rk45"], fig_L_time("N m")),
-    ("L_fig5", "[L] Fig 5", "4 x 4 array of magnetic dipoles, T = 10: total energy deviation and unit-length error, "
-     "VI and RK45", ["L_ex5_magnet_array_lgvi", "L_ex5_magnet_array_rk45"], fig_L_time("N m")),
+    ("L_fig3", "[L] Fig 3", "four spherical pendula with springs: motion of the bobs (VI), total energy deviation "
+     "and unit-length error, VI, RK2 and RK2 with projection", ["L_ex3_spring_pendula"], fig_L_time("N m", "bobs")),
+    ("L_fig4", "[L] Fig 4", "elastic rod (n = 10), T = 3: deformation of the rod (VI), total energy deviation and "
+     "unit-length error, VI and RK45", ["L_ex4_elastic_rod_lgvi", "L_ex4_elastic_rod_rk45"], fig_L_time("N m", "rod")),
+    ("L_fig5", "[L] Fig 5", "4 x 4 array of magnetic dipoles, T = 10: motion of the north poles (VI), total energy "
+     "deviation and unit-length error, VI and RK45", ["L_ex5_magnet_array_lgvi", "L_ex5_magnet_array_rk45"],
+     fig_L_time("N m", "magnets")),
+    ("L_fig6", "[L] Fig 6", "molecular dynamics of 642 molecules on the sphere: paths from t = 0 and the total energy",
+     ["L_ex6_sphere_md"], fig_L6),
     ("K_fig3_1", "[K] Fig 3.1", "ten orbits of the free rigid body on the momentum sphere",
      ["K_fig3_1_rigid_body_orbits"], fig_K_orbits),
     ("K_fig3_2", "[K] Fig 3.2", "RKMK4 order plot, free rigid body", ["K_fig3_2_rigid_body_convergence"],
@@ -748,13 +838,15 @@ FIGURES = [
      ["K_fig3_9_dipolar_energy_N100_T100"], fig_K_signed("total_energy", True)),
     ("K_fig3_10", "[K] Fig 3.10", "relative Hamiltonian error, N = 10, T = 1000, h = 0.01",
      ["K_fig3_10_dipolar_energy_N10_T1000"], fig_K_signed("total_energy", True)),
-    ("K_fig3_11", "[K] Fig 3.11", "two dipolar particles in 2-D: positions",
+    ("K_fig3_11", "[K] Fig 3.11", "two dipolar particles in 2-D: positions (a bound random state: the "
+     "seed is the suite's choice, [K] gives none)",
      ["K_fig3_11_dipolar_2d_two_particles"], fig_K_particles(False)),
-    ("K_fig3_12", "[K] Fig 3.12", "two dipolar particles in 2-D: directions",
+    ("K_fig3_12", "[K] Fig 3.12", "two dipolar particles in 2-D: directions (same run as Fig 3.11)",
      ["K_fig3_11_dipolar_2d_two_particles"], fig_K_particles(True)),
-    ("K_fig3_13", "[K] Fig 3.13", "ten dipolar particles in 2-D: positions",
+    ("K_fig3_13", "[K] Fig 3.13", "ten dipolar particles in 2-D: positions (a bound random state: the "
+     "seed is the suite's choice, [K] gives none)",
      ["K_fig3_13_dipolar_2d_ten_particles"], fig_K_particles(False)),
-    ("K_fig3_14", "[K] Fig 3.14", "ten dipolar particles in 2-D: directions",
+    ("K_fig3_14", "[K] Fig 3.14", "ten dipolar particles in 2-D: directions (same run as Fig 3.13)",
      ["K_fig3_13_dipolar_2d_ten_particles"], fig_K_particles(True)),
 ]
 
@@ -774,9 +866,7 @@ def readme(path):
                  "`studies/plots/plot_sphere_md.py` from [`L_ex6_sphere_md`](../../experiments/L_ex6_sphere_md.cfg) "
                  "into\n`results/plots/L_ex6_sphere_md_fig7_kinetic_energy.png` (`scripts/reproduce_results.sh "
                  "'L_ex6*'` runs it).\n\n"
-                 "Not drawn here: [P] Figs 1, 4, 12 (sketches of the models); the trajectory panels of [L] Figs "
-                 "3-5\n(their files store no trajectory; [L] Fig 6, the molecules' paths and energy: `plot_study.py` "
-                 "draws\nthe energy of `L_ex6_sphere_md`).\n\n"
+                 "Not drawn here: [P] Figs 1, 4, 12 (sketches of the models).\n\n"
                  "## Reading a work-precision diagram\n\n"
                  "Every point is one run: its error at the final time T (vertical, log scale) against what it\n"
                  "cost (horizontal, log scale): on the left the number of vector-field (RHS) evaluations, a\n"

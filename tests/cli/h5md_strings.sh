@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # H5MD conformance of the result file's metadata (issue 12): string attributes are variable-length
 # UTF-8 (h5py reads them as str, not bytes), the author comes from the key `author`, else
-# $LIEBENCH_AUTHOR, else $USER, with an optional email.
+# $LIEBENCH_AUTHOR, else $USER, with an optional email. (`unit` and the units module's `system`
+# are fixed-length ASCII as H5MD mandates: h5md_units.sh.)
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 PY=/usr/bin/python3
 "$PY" -c "import h5py" 2>/dev/null || { echo "skipped: /usr/bin/python3 has no h5py"; exit 77; }
@@ -30,6 +31,7 @@ with h5py.File(path, "r") as f:
     if not email and "email" in a: bad.append("email written without one")
     def visit(obj_name, obj):
         for k, v in obj.attrs.items():
+            if k in ("unit", "system"): continue  # H5MD units module: fixed-length ASCII (tests/cli/h5md_units.sh)
             if isinstance(v, bytes) or getattr(v, "dtype", None) is not None and v.dtype.kind == "S":
                 bad.append(f"{obj_name}@{k} reads as bytes")
     visit("/", f)

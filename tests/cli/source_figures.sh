@@ -31,8 +31,9 @@ run L_ex4_elastic_rod_lgvi --t_final=0.02
 run L_ex4_elastic_rod_rk45 --t_final=0.02
 run L_ex5_magnet_array_lgvi --t_final=0.05
 run L_ex5_magnet_array_rk45 --t_final=0.05
+run L_ex6_sphere_md --t_final=0.05
 figs=P_fig2,P_fig3,P_fig5,P_fig5_work_precision,P_fig6,P_fig7,P_fig8,P_fig8_work_precision,P_fig9,P_fig11,K_fig3_1,K_fig3_11,K_fig3_12
-figs+=,P_fig14,P_fig15,P_fig16,P_fig17,P_fig18,L_fig1,L_fig2,L_fig3,L_fig4,L_fig5
+figs+=,P_fig14,P_fig15,P_fig16,P_fig17,P_fig18,L_fig1,L_fig2,L_fig3,L_fig4,L_fig5,L_fig6
 "$PY" "$SRC/studies/plots/source_figures.py" --results results --out figs --only "$figs" > figs.list 2> figs.err \
   && ok "source_figures.py ran" || bad "source_figures.py: $(cat figs.err)"
 for fig in ${figs//,/ }; do
