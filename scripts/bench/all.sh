@@ -11,7 +11,8 @@
 # --quick: small sizes, 1 repeat, no peer installation, no rebuild if the programs exist
 # (about half a minute: used by tests/cli/bench_quick.sh; its figures are not the targets').
 # Timing under load is meaningless in absolute terms: run on a quiet machine; only the ratios of
-# one run carry over. On a shared machine see the autogroup note in scripts/bench/dipolar_efficiency.sh.
+# one run carry over. Environment: BENCH_THESIS_STEPS (default 10^5) shortens the [K] workload.
+# On a shared machine see the autogroup note in scripts/bench/dipolar_efficiency.sh.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="$ROOT/build"
@@ -91,6 +92,8 @@ else
   SMALL_STEPS=20000; MIN_TIME=1; CHAIN_NS=(10000 100000 1000000 10000000); CHAIN_STEPS=3; GROUP_TIME=0.5
   THESIS_STEPS=100000; PAIR_N=(100 1000 4000)
 fi
+# A shorter thesis run on a busy machine (its rows then say "not measured (short run)").
+THESIS_STEPS=${BENCH_THESIS_STEPS:-$THESIS_STEPS}
 
 # ---- target 5: group kernels (one program alternates suite and Eigen itself)
 emit groups 1 one "$T/bench_groups" --rounds=$((QUICK ? 1 : 7)) --min_time=$GROUP_TIME --samples=$((QUICK ? 1024 : 4096))
@@ -153,7 +156,7 @@ fi
 # ---- target 4: the thesis workload ([K] 3.2.2), suite on 1 and 2 ranks, LAMMPS on the same state
 THESIS="$ROOT/scripts/bench/thesis_workload.sh"
 for ((r = 1; r <= REPEAT; ++r)); do
-  if [ -f "$THESIS" ] && command -v lmp >/dev/null 2>&1 && ((QUICK == 0)); then
+  if [ -f "$THESIS" ] && command -v lmp >/dev/null 2>&1; then
     emit thesis $r bash "$THESIS" "$BUILD" "$THESIS_STEPS" "$TMP/thesis"
   else
     emit thesis_suite_np1 $r env OMP_NUM_THREADS=1 mpirun -n 1 --bind-to core "$T/bench_dipolar_run" --mode integrate --n 100 --method rkmk4 --h 0.01 --steps $THESIS_STEPS

@@ -8,7 +8,9 @@
 #    angular accelerations to 1e-13 relative;
 #  - every group kernel agrees with Eigen's matrix functions / the Bernoulli series to 1e-12
 #    relative on random inputs, near 0 and near pi (log: the suite's log(exp(x)) returns x to
-#    1e-14; Eigen's matrix logarithm is allowed its own error, it is only the baseline).
+#    1e-14; Eigen's matrix logarithm is allowed its own error, it is only the baseline);
+#  - with LAMMPS installed, the [K] 3.2.2 state has the same initial energy in the suite, LAMMPS and
+#    an independent Python pair sum to 1e-13 relative (scripts/bench/thesis_workload.sh).
 # Bad input exits 2 with one line and leaves an earlier table untouched.
 # No timing is asserted.
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
@@ -46,6 +48,8 @@ with h5py.File(f"{out}/performance.h5") as f:
     diffs = [(ops[i], max(g[k][i] for k in ("maxreldiff_random", "maxreldiff_near0", "maxreldiff_nearpi")))
              for i in range(len(prog)) if prog[i] == "bench_groups"]
     logerr = [g["suite_maxrelerr_vs_input"][i] for i in range(len(prog)) if prog[i] == "bench_groups_log_accuracy"]
+    # with LAMMPS installed: the same initial state in both programs (scripts/bench/thesis_workload.sh)
+    h0 = list(s["thesis/H0_reldiff_suite_lammps"][()]) + list(s["thesis/H0_reldiff_suite_python"][()]) if "thesis" in s else []
 errors = []
 need = ["pairs_N200", "chain_rhs_ns_per_link", "chain_rhs_N100_vs_flat", "chain_step_N1000000", "chain_growth",
         "chain_memory", "chain_1e8", "thesis_np1", "thesis_np2"]
@@ -73,6 +77,8 @@ for op, d in diffs:
         errors.append(f"group kernel {op}: {d}")
 if len(logerr) != 2 or max(logerr) > 1e-14:
     errors.append(f"log(exp(x)) - x: {logerr}")
+if h0 and max(h0) > 1e-13:
+    errors.append(f"initial energies of the thesis state: {h0}")
 for e in errors:
     print("  " + e)
 sys.exit(1 if errors else 0)
