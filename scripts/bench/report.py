@@ -173,16 +173,19 @@ for np_, goal in ((1, 5.0), (2, 3.0)):
     t = med(f"thesis_suite_np{np_}", "wall_seconds") or med("thesis", "suite_seconds", ranks=np_)
     steps = med(f"thesis_suite_np{np_}", "steps") or med("thesis", "steps", ranks=np_)
     lmp = med("thesis", "lammps_seconds", ranks=np_)
+    lmps = med("thesis", "lammps_sphere_seconds", ranks=np_)
+    lserr = med("thesis", "lammps_sphere_rel_energy_error", ranks=np_)
     err = med(f"thesis_suite_np{np_}", "relative_H_error") or med("thesis", "suite_rel_energy_error", ranks=np_)
     lerr = med("thesis", "lammps_rel_energy_error", ranks=np_)
     h0 = med("thesis", "H0_reldiff_suite_lammps", ranks=np_)
     full = steps == 100000
     add(f"thesis_np{np_}", f"4. [K] 3.2.2 workload (N = 100, 10^5 RKMK4 steps), {np_} rank(s)",
         fmt(t, "s") + ("" if full else f" ({int(steps or 0)} steps)"),
-        fmt(lmp, "s") + " (LAMMPS)" if lmp else "-", fmt(ratio(t, lmp)), f"< {goal:g} s",
+        f"{fmt(lmp, 's')} (LAMMPS rigid/nve), {fmt(lmps, 's')} (nve/sphere)" if lmp else "-", fmt(ratio(t, lmp)),
+        f"< {goal:g} s",
         None if t is None or not full else t < goal,
-        extra=f"rel. energy error at the end: suite {fmt(err)}, LAMMPS {fmt(lerr)}" +
-              (f" (LAMMPS nve/sphere, same initial state: H0 agrees to {h0:.1e})" if h0 is not None else
+        extra=f"rel. energy error at the end: suite {fmt(err)}, LAMMPS rigid/nve {fmt(lerr)}, nve/sphere {fmt(lserr)}" +
+              (f" (same initial state: H0 agrees to {h0:.1e})" if h0 is not None else
                " (no LAMMPS run)"),
         missing="" if full else "short run (--quick)" if t else "not run")
 

@@ -12,6 +12,11 @@ this generator is numpy's, seeded, not the suite's stream). Writes
   OUTDIR/sphere.data   LAMMPS data file, atom_style hybrid sphere dipole, one atom per body with
                        mu_i = Q_i mubar (fix nve/sphere: isotropic inertia 0.1 m d^2; d chosen so
                        that it is the mean of [K]'s three moments, 1.96: not [K]'s body)
+  OUTDIR/rigid.data    the same state for fix rigid/nve with [K]'s inertia: per body the dipole atom
+                       (type 1) and a non-interacting satellite atom (type 2, 0.01 away; LAMMPS
+                       rejects one-atom bodies), bodies by atom ID (custom v_body)
+  OUTDIR/rigid.inertia fix rigid infile: per body mass 1, centre = the dipole atom, space-frame
+                       inertia Q_i diag(1, 1.88, 2.88) Q_i^T (LAMMPS finds the principal axes)
 and prints the potential energy summed here independently (plain double loops over the pairs)
 as python_H0 (p = m = 0: H0 is the potential).
 """
@@ -57,6 +62,25 @@ with open(f"{out}/sphere.data", "w") as f:
     for i in range(N):
         x, y, z = pos[i]
         f.write(f"{i + 1} 1 {x!r} {y!r} {z!r} {d!r} {density!r} 0.0 {mu[i, 0]!r} {mu[i, 1]!r} {mu[i, 2]!r}\n")
+
+with open(f"{out}/rigid.data", "w") as f:
+    f.write(f"[K] 3.2.2 state, N = {N}, seed {seed}, rigid bodies (scripts/bench/lammps/thesis_state.py)\n\n"
+            f"{2 * N} atoms\n2 atom types\n\n")
+    for ax in "xyz":
+        f.write(f"{lo!r} {hi!r} {ax}lo {ax}hi\n")
+    f.write("\nAtoms # hybrid\n\n")
+    for i in range(N):
+        x, y, z = pos[i]
+        # diameter 1 (mass 1): LAMMPS adds an atom's torque to its body only for finite spheres
+        f.write(f"{2 * i + 1} 1 {x!r} {y!r} {z!r} 1.0 {6 / math.pi!r} 0.0 {mu[i, 0]!r} {mu[i, 1]!r} {mu[i, 2]!r}\n")
+        f.write(f"{2 * i + 2} 2 {x + 0.01!r} {y!r} {z!r} 0.0 1e-12 0.0 0.0 0.0 0.0\n")
+with open(f"{out}/rigid.inertia", "w") as f:
+    f.write(f"# body mass xcm ycm zcm ixx iyy izz ixy ixz iyz vxcm vycm vzcm lx ly lz ix iy iz\n{N}\n")
+    for i in range(N):
+        I = Q[i] @ np.diag([1.0, 1.88, 2.88]) @ Q[i].T
+        x, y, z = pos[i]
+        f.write(f"{i + 1} 1.0 {x!r} {y!r} {z!r} {I[0, 0]!r} {I[1, 1]!r} {I[2, 2]!r} {I[0, 1]!r} {I[0, 2]!r} "
+                f"{I[1, 2]!r} 0 0 0 0 0 0 0 0 0\n")
 
 V = 0.0
 for i in range(N):
