@@ -62,6 +62,10 @@ for np in 1 2; do
   mpirun -n $np --bind-to core lmp -in "$ROOT/scripts/bench/lammps/thesis_sphere.lmp" -var data sphere.data \
     -var steps "$STEPS" -log "lammps_sphere_np$np.log" -screen none
   t3=$(now)
+  for log in "lammps_rigid_np$np.log" "lammps_sphere_np$np.log"; do  # all pairs, each once
+    grep -q "^Total # of neighbors = 4950$" "$log" || {
+      echo "thesis_workload.sh: $WORK/$log: the neighbour list does not hold the 4950 pairs of 100 bodies" >&2; exit 1; }
+  done
   read -r sH0 serr < <(energies "suite_np$np.h5")
   read -r lH0 lerr lloop < <(lammps_energies "lammps_rigid_np$np.log")
   read -r lsH0 lserr lsloop < <(lammps_energies "lammps_sphere_np$np.log")
