@@ -94,17 +94,22 @@ def ratio(a, b):
 # ---- 1. pair interactions
 for N in sorted({int(r["N"]) for r in samples.get("pairs_lammps", [])} |
                 {int(t.split("_N")[1]) for t in samples if t.startswith("pairs_suite_N")}):
-    suite = med("pairs_lammps", "suite_pairs_per_s", N=N) or med(f"pairs_suite_N{N}", "pairs_per_second")
-    peer = med("pairs_lammps", "lammps_pairs_per_s", N=N)
+    suite = med("pairs_lammps", "suite_pairs_per_second", N=N) or med(f"pairs_suite_N{N}", "pairs_per_second")
+    peer = med("pairs_lammps", "lammps_pairs_per_second", N=N)
+    gf = med("pairs_lammps", "suite_gflops_per_second", N=N)
     r = med("pairs_lammps", "ratio", N=N) or ratio(suite, peer)
     why_missing = ""
     if peer is None:
         why_missing = {"missing_script": "missing scripts/bench/dipolar_vs_lammps.sh",
-                       "skipped_quick_or_no_lmp": "LAMMPS not run: --quick or no lmp"}.get(
+                       "skipped_quick_or_no_lmp": "LAMMPS not run: --quick or no lmp",
+                       "skipped_no_lmp": "no lmp: scripts/bench/install_peers.sh",
+                       "no_lines_from_script": "dipolar_vs_lammps.sh printed no N= lines"}.get(
             status.get("pairs_lammps", ""), "no LAMMPS figure")
     add(f"pairs_N{N}", f"1. pair interactions per s per core, N = {N}", f"{fmt(suite)} /s",
         f"{fmt(peer)} /s (LAMMPS lj/cut/dipole/cut)" if peer else "-", fmt(r), ">= 8x LAMMPS",
-        None if r is None else r >= 8, missing=why_missing)
+        None if r is None else r >= 8, missing=why_missing,
+        extra=(f"{gf:.3g} GF/s by counted flops (scripts/bench/dipolar_vs_lammps.sh)" if gf is not None else "") +
+              ("" if peer is not None else "suite figure from bench_dipolar_run"))
 
 # ---- 2. small systems
 for N in (2, 20):
@@ -180,7 +185,7 @@ for np_, goal in ((1, 5.0), (2, 3.0)):
     h0 = med("thesis", "H0_reldiff_suite_lammps", ranks=np_)
     full = steps == 100000
     add(f"thesis_np{np_}", f"4. [K] 3.2.2 workload (N = 100, 10^5 RKMK4 steps), {np_} rank(s)",
-        fmt(t, "s") + ("" if full else f" ({int(steps or 0)} steps)"),
+        "-" if t is None else fmt(t, "s") + ("" if full else f" ({int(steps or 0)} steps)"),
         f"{fmt(lmp, 's')} (LAMMPS rigid/nve), {fmt(lmps, 's')} (nve/sphere)" if lmp else "-", fmt(ratio(t, lmp)),
         f"< {goal:g} s",
         None if t is None or not full else t < goal,
