@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -191,8 +192,18 @@ int main(int argc, char** argv) {
     }
     opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
   }
-  const double dt = std::stod(opt["dt"]), min_time = std::stod(opt["min_time"]);
-  const long check_steps = std::stol(opt["check_steps"]);
+  double dt = 0, min_time = 0;
+  long check_steps = 0;
+  try {
+    dt = std::stod(opt["dt"]);
+    min_time = std::stod(opt["min_time"]);
+    check_steps = std::stol(opt["check_steps"]);
+  } catch (const std::exception&) {
+    std::fprintf(stderr, "baseline_eigen_rkmk4: --dt=%s --min_time=%s --check_steps=%s: give numbers\n",
+                 opt["dt"].c_str(), opt["min_time"].c_str(), opt["check_steps"].c_str());
+    MPI_Finalize();
+    return 2;
+  }
   int rc = 2;
   if (opt["N"] == "2") rc = run<2>(dt, min_time, check_steps);
   else if (opt["N"] == "20") rc = run<20>(dt, min_time, check_steps);

@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -100,8 +101,18 @@ int main(int argc, char** argv) {
     }
     opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
   }
-  const std::size_t N = std::stoul(opt["N"]);
-  const double dt = std::stod(opt["dt"]), min_time = std::stod(opt["min_time"]);
+  std::size_t N = 0;
+  double dt = 0, min_time = 0;
+  try {
+    N = std::stoul(opt["N"]);
+    dt = std::stod(opt["dt"]);
+    min_time = std::stod(opt["min_time"]);
+  } catch (const std::exception&) {
+    std::fprintf(stderr, "baseline_odeint_pendulum: --N=%s --dt=%s --min_time=%s: give numbers\n", opt["N"].c_str(),
+                 opt["dt"].c_str(), opt["min_time"].c_str());
+    MPI_Finalize();
+    return 2;
+  }
   const bool check = opt["check"] == "yes" || (opt["check"] == "auto" && N <= 100000);
   if (N < 2) {
     std::fprintf(stderr, "baseline_odeint_pendulum: N=%zu; use N >= 2\n", N);

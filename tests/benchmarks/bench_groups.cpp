@@ -31,6 +31,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <unsupported/Eigen/MatrixFunctions>
 #include <vector>
@@ -251,9 +252,22 @@ int main(int argc, char** argv) {
     }
     opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
   }
-  const int rounds = std::stoi(opt["rounds"]);
-  const double min_time = std::stod(opt["min_time"]);
-  const std::size_t samples = std::stoul(opt["samples"]);
+  int rounds = 0;
+  double min_time = 0;
+  std::size_t samples = 0;
+  try {
+    rounds = std::stoi(opt["rounds"]);
+    min_time = std::stod(opt["min_time"]);
+    samples = std::stoul(opt["samples"]);
+  } catch (const std::exception&) {
+    rounds = 0;
+  }
+  if (rounds < 1 || samples < 4 || !(min_time > 0)) {
+    std::fprintf(stderr, "bench_groups: --rounds=%s --samples=%s --min_time=%s; give rounds >= 1, samples >= 4, min_time > 0\n",
+                 opt["rounds"].c_str(), opt["samples"].c_str(), opt["min_time"].c_str());
+    MPI_Finalize();
+    return 2;
+  }
   const double pi = 3.14159265358979323846;
   const Inputs random = make_inputs(samples, 0.0, pi, 1), near0 = make_inputs(samples / 4, 1e-9, 1e-3, 2),
                nearpi = make_inputs(samples / 4, pi - 1e-3, pi - 1e-9, 3);

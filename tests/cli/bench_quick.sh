@@ -84,6 +84,11 @@ for e in errors:
 sys.exit(1 if errors else 0)
 EOF
 
+# The baselines refuse bad input with one line and exit 2.
+expect_status "odeint baseline: bad N" 2 "--N=abc" "${MPIRUN[@]}" -n 1 "$BUILD/tests/baseline_odeint_pendulum" --N=abc
+expect_status "Eigen RKMK4 baseline: uncompiled N" 2 "N = 2 and N = 20" "${MPIRUN[@]}" -n 1 "$BUILD/tests/baseline_eigen_rkmk4" --N=3
+expect_status "bench_groups: bad rounds" 2 "rounds >= 1" "${MPIRUN[@]}" -n 1 "$BUILD/tests/bench_groups" --rounds=0
+
 # An earlier table stays untouched by a failing call.
 cp out/performance.md before.md
 expect_status "unknown option" 2 "unknown argument" bash "$SRC/scripts/bench/all.sh" --quick --bogus --out "$W/out"
