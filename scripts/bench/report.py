@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+"""Turns the key=value lines of scripts/bench/all.sh into the table of issue 16.
+
+    report.py RAW OUTDIR NOTES
+
+Writes OUTDIR/performance.h5 (the machine as attributes of /machine, every sample under
+/samples/<tag>/<key> with its repeat number, the table under /table as one string dataset per
+column) and OUTDIR/performance.md (the machine, load before and after, one row per target).
+Figures are medians over the repeats; ratios are ratios of medians. A target whose figure is
+missing gets the row "not measured (...)", never a number. NOTES is a Markdown file of
+"- <row id>: text" lines written by hand: the "why / what would close it" of a missed target.
+"""
+import re
+import statistics
+import sys
+
+import h5py
+import numpy as np
+
+raw_path, out_dir, notes_path = sys.argv[1:4]
+machine, status, samples = {}, {}, {}
+for line in open(raw_path):
+    line = line.strip()
+    if not line:
+        continue
+    head, _, rest = line.partition(" ")
+    if head in ("machine", "status"):
+        for kv in rest.split():
+            k, _, v = kv.partition("=")
+            (machine if head == "machine" else status)[k] = v
+        continue
+    row = dict(kv.partition("=")[::2] for kv in line.split() if "=" in kv)
+    samples.setdefault(row.get("tag", "?"), []).append(row)
+
+notes = {}
+try:
+    for line in open(notes_path):
+        m = re.match(r"^- `?([A-Za-z0-9_]+)`?:\s*(.*)$", line.strip())
+        if m:
+            notes[m.group(1)] = m.group(2)
+except FileNotFoundError:
+    pass
+
+
+def values(tag, key, **match):
+    out = []
+    for r in samples.get(tag, []):
+        if all(r.get(k) == str(v) for k, v in match.items()) and key in r:
+            try:
+                out.append(float(r[key]))
+            except ValueError:
+                pass
+    return out
+
+
+def med(tag, key, **match):
+    v = values(tag, key, **match)
+    return statistics.median(v) if v else None
+
+
+def fmt(x, unit=""):
+    if x is None:
+        return "-"
+    if isinstance(x, str):
+        return x
+    if unit == "us":
+        return f"{1e6 * x:.3g} us"
+    if unit == "ns":
+        return f"{x:.3g} ns"
+    if unit == "s":
+        return f"{x:.3g} s"
+    return f"{x:.3g}"
+
+
+rows = []  # id, target, measured, peer, ratio, goal, met, extra
+
+
+def add(rid, target, measured, peer, ratio, goal, met, extra="", missing=""):
+    if missing:
+        measured = measured if measured not in (None, "-") else f"not measured ({missing})"
+        met = "not measured"
+    elif met is None:
+        met = "not measured"
+    else:
+        met = "yes" if met else "no"
+    rows.append(dict(id=rid, target=target, measured=measured, peer=peer, ratio=ratio, goal=goal, met=met,
+                     extra=extra, why=notes.get(rid, "") if met != "yes" else ""))
+
+
+def ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+# ---- 1. pair interactions
+for N in sorted({int(r["N"]) for r in samples.get("pairs_lammps", [])} |
+                {int(t.split("_N")[1]) for t in samples if t.startswith("pairs_suite_N")}):
+    suite = med("pairs_lammps", "suite_pairs_per_second", N=N) or med(f"pairs_suite_N{N}", "pairs_per_second")
+    peer = med("pairs_lammps", "lammps_pairs_per_second", N=N)
+    gf = med("pairs_lammps", "suite_gflops_per_second", N=N)
+    r = med("pairs_lammps", "ratio", N=N) or ratio(suite, peer)
+    why_missing = ""
+    if peer is None:
+        why_missing = {"missing_script": "missing scripts/bench/dipolar_vs_lammps.sh",
+                       "skipped_quick_or_no_lmp": "LAMMPS not run: --quick or no lmp",
+                       "skipped_no_lmp": "no lmp: scripts/bench/install_peers.sh",
+                       "no_lines_from_script": "dipolar_vs_lammps.sh printed no N= lines"}.get(
+            status.get("pairs_lammps", ""), "no LAMMPS figure")
+    add(f"pairs_N{N}", f"1. pair interactions per s per core, N = {N}", f"{fmt(suite)} /s",
+        f"{fmt(peer)} /s (LAMMPS lj/cut/dipole/cut)" if peer else "-", fmt(r), ">= 8x LAMMPS",
+        None if r is None else r >= 8, missing=why_missing,
+        extra=(f"{gf:.3g} GF/s by counted flops (scripts/bench/dipolar_vs_lammps.sh)" if gf is not None else "") +
+              ("" if peer is not None else "suite figure from bench_dipolar_run"))
+
+# ---- 2. small systems
+for N in (2, 20):
+    rk = med(f"small_rkmk4_N{N}", "s_per_step")
+    le = med(f"small_lie_euler_N{N}", "s_per_step")
+    ei = med(f"small_eigen_N{N}", "s_per_step")
+    od = med(f"small_odeint_N{N}", "s_per_step")
+    chk = max(values(f"small_eigen_N{N}", "max_diff_vs_suite_rkmk4_dexpinv2"), default=None)
+    chk_od = max(values(f"small_odeint_N{N}", "rhs_vs_suite"), default=None)
+    add(f"small_N{N}_lie_euler_vs_odeint", f"2. N = {N}: Lie-Euler step vs Odeint RK4 step", fmt(le, "us"),
+        fmt(od, "us"), fmt(ratio(le, od)), "<= 1", None if le is None or od is None else le <= od,
+        extra=f"flat rhs vs suite's: {chk_od:.1e} rel." if chk_od is not None else "")
+    add(f"small_N{N}_rkmk4_vs_eigen", f"2. N = {N}: RKMK4 step vs hand-written Eigen RKMK4", fmt(rk, "us"),
+        fmt(ei, "us"), fmt(ratio(rk, ei)), "<= 2", None if rk is None or ei is None else rk <= 2 * ei,
+        extra=f"Eigen loop vs suite (dexpinv = 2) after 200 steps: {chk:.1e}" if chk is not None else "")
+    add(f"small_N{N}_rkmk4_vs_odeint", f"2. N = {N}: RKMK4 step vs Odeint RK4 step", fmt(rk, "us"), fmt(od, "us"),
+        fmt(ratio(rk, od)), "<= 5", None if rk is None or od is None else rk <= 5 * od)
+
+# ---- 3. chain
+rhs6 = med("chain_rhs", "ns_per_link_rhs", program="suite_rhs", N=1000000)
+add("chain_rhs_ns_per_link", "3. chain rhs per link, N = 10^6", fmt(rhs6, "ns"),
+    fmt(med("chain_odeint_N1000000", "ns_per_link_rhs"), "ns") + " (flat O(N) code)",
+    fmt(ratio(rhs6, med("chain_odeint_N1000000", "ns_per_link_rhs"))), "<= 8 ns",
+    None if rhs6 is None else rhs6 <= 8, missing="" if rhs6 is not None else "N = 10^6 not run (--quick)")
+rhs100 = med("chain_rhs", "s_per_rhs", program="suite_rhs", N=100)
+flat100 = med("chain_rhs_odeint_N100", "s_per_rhs")
+add("chain_rhs_N100_vs_flat", "3. chain rhs at N = 100 vs straightforward O(N) code", fmt(rhs100, "us"),
+    fmt(flat100, "us"), fmt(ratio(rhs100, flat100)), "<= 1.5",
+    None if rhs100 is None or flat100 is None else rhs100 <= 1.5 * flat100)
+chain_ns = sorted(int(t.split("_N")[1]) for t in samples if t.startswith("chain_rkmk4_N"))
+step = {N: med(f"chain_rkmk4_N{N}", "s_per_step") for N in chain_ns}
+for N in chain_ns:
+    if N < 1000000:
+        continue
+    s = step[N]
+    od = med(f"chain_odeint_N{N}", "s_per_step")
+    nsl, odl = 1e9 * s / N, (1e9 * od / N if od else None)
+    add(f"chain_step_N{N}", f"3. RKMK4 step per link, N = 10^{len(str(N)) - 1}", fmt(nsl, "ns"),
+        fmt(odl, "ns") + " (Odeint RK4)", fmt(ratio(nsl, odl)), "<= 150 ns and < Odeint",
+        None if od is None else (nsl <= 150 and nsl < odl))
+if not any(N >= 1000000 for N in chain_ns):
+    add("chain_step_N1000000", "3. RKMK4 step per link, N = 10^6", "-", "-", "-", "<= 150 ns and < Odeint", None,
+        missing="N = 10^6 not run (--quick)")
+growth = [(N, step[N * 10] / step[N]) for N in chain_ns if N * 10 in step and step[N] and step[N * 10]]
+add("chain_growth", "3. time(10N)/time(N), RKMK4 step",
+    ", ".join(f"{g:.2f} (10^{len(str(N)) - 1})" for N, g in growth) or "-", "-", "-", "9 ... 11",
+    None if not growth else all(9 <= g <= 11 for _, g in growth))
+if chain_ns:
+    Nmax = chain_ns[-1]
+    rss = max(values(f"chain_rkmk4_N{Nmax}", "maxrss_mb_rank0"), default=None)
+    bpl = rss * 1048576 / Nmax if rss else None
+    od_bpl = med(f"chain_odeint_N{Nmax}", "bytes_per_link")
+    add("chain_memory", f"3. peak bytes per link, RKMK4, N = {Nmax}", fmt(bpl), f"{fmt(od_bpl)} (Odeint RK4)",
+        fmt(ratio(bpl, od_bpl)), "<= 250", None if bpl is None else bpl <= 250)
+    add("chain_1e8", "3. 10^8 links on one 24 GB machine (2 ranks)",
+        f"{bpl * 1e8 / 1e9:.1f} GB predicted from bytes/link" if bpl else "-", "-", "-", "<= 24 GB",
+        None if bpl is None else bpl * 1e8 <= 24e9)
+for N in (100, 1000):
+    d = med("chain_rhs", "dense_over_on", program="suite_dense_rhs", N=N)
+    if d is not None:
+        add(f"chain_dense_N{N}", f"3. baseline: dense [P] 5.2 solve vs O(N) rhs, N = {N}",
+            fmt(med("chain_rhs", "s_per_rhs", program="suite_dense_rhs", N=N), "s"), "-", fmt(d), "(baseline)", True)
+
+# ---- 4. thesis workload
+for np_, goal in ((1, 5.0), (2, 3.0)):
+    t = med(f"thesis_suite_np{np_}", "wall_seconds") or med("thesis", "suite_seconds", ranks=np_)
+    steps = med(f"thesis_suite_np{np_}", "steps") or med("thesis", "steps", ranks=np_)
+    lmp = med("thesis", "lammps_seconds", ranks=np_)
+    lmps = med("thesis", "lammps_sphere_seconds", ranks=np_)
+    lserr = med("thesis", "lammps_sphere_rel_energy_error", ranks=np_)
+    err = med(f"thesis_suite_np{np_}", "relative_H_error") or med("thesis", "suite_rel_energy_error", ranks=np_)
+    lerr = med("thesis", "lammps_rel_energy_error", ranks=np_)
+    h0 = med("thesis", "H0_reldiff_suite_lammps", ranks=np_)
+    full = steps == 100000
+    add(f"thesis_np{np_}", f"4. [K] 3.2.2 workload (N = 100, 10^5 RKMK4 steps), {np_} rank(s)",
+        "-" if t is None else fmt(t, "s") + ("" if full else f" ({int(steps or 0)} steps)"),
+        f"{fmt(lmp, 's')} (LAMMPS rigid/nve), {fmt(lmps, 's')} (nve/sphere)" if lmp else "-", fmt(ratio(t, lmp)),
+        f"< {goal:g} s",
+        None if t is None or not full else t < goal,
+        extra=f"rel. energy error at the end: suite {fmt(err)}, LAMMPS rigid/nve {fmt(lerr)}, nve/sphere {fmt(lserr)}" +
+              (f" (same initial state: H0 agrees to {h0:.1e})" if h0 is not None else
+               " (no LAMMPS run)"),
+        missing="" if full else "short run (--quick)" if t else "not run")
+
+# ---- 5. group kernels
+log_acc = {r["group"]: r for r in samples.get("groups", []) if r.get("program") == "bench_groups_log_accuracy"}
+for r in samples.get("groups", []):
+    if r.get("program") != "bench_groups":
+        continue
+    sp = float(r["speedup"])
+    acc = max(float(r[k]) for k in ("maxreldiff_random", "maxreldiff_near0", "maxreldiff_nearpi"))
+    add(f"groups_{r['group']}_{r['op']}", f"5. {r['group']} {r['op']}", f"{float(r['suite_calls_per_s']):.3g} /s",
+        f"{float(r['eigen_calls_per_s']):.3g} /s (Eigen)", f"{sp:.3g}", ">= 5x", sp >= 5,
+        extra=f"{r['suite_flops']} flops + {r['suite_coef_fns']} fn, {r['suite_gflops']} GF/s; max rel. diff "
+              f"{acc:.1e} (near pi {float(r['maxreldiff_nearpi']):.1e})" +
+              (f"; error vs exact input: suite {log_acc[r['group']]['suite_maxrelerr_vs_input']}, Eigen "
+               f"{log_acc[r['group']]['eigen_maxrelerr_vs_input']}" if r["op"] == "log" and r["group"] in log_acc else ""))
+if not samples.get("groups"):
+    add("groups", "5. group kernels", "-", "-", "-", ">= 5x", None, missing="bench_groups not run")
+
+# ---- write
+cols = ["id", "target", "measured", "peer", "ratio", "goal", "met", "extra", "why"]
+with h5py.File(f"{out_dir}/performance.h5", "w") as f:
+    m = f.create_group("machine")
+    for k, v in machine.items():
+        m.attrs[k] = v
+    for k, v in status.items():
+        m.attrs["status_" + k] = v
+    t = f.create_group("table")
+    t.attrs["columns"] = ",".join(cols)
+    for c in cols:
+        t.create_dataset(c, data=np.array([r[c] for r in rows], dtype=h5py.string_dtype()))
+    s = f.create_group("samples")
+    for tag, lst in samples.items():
+        g = s.create_group(tag)
+        keys = sorted({k for r in lst for k in r} - {"tag"})
+        for k in keys:
+            vals = [r.get(k, "") for r in lst]
+            try:
+                g.create_dataset(k, data=np.array([float(v) if v != "" else np.nan for v in vals]))
+            except ValueError:
+                g.create_dataset(k, data=np.array(vals, dtype=h5py.string_dtype()))
+
+with open(f"{out_dir}/performance.md", "w") as f:
+    f.write("<!-- written by scripts/bench/all.sh (scripts/bench/report.py); the why column is "
+            "results/performance/notes.md -->\n")
+    f.write(f"Machine: {machine.get('cpu_model', '?').replace('_', ' ')}, {machine.get('cores', '?')} cores, "
+            f"{machine.get('mhz', '?')} MHz, flags {machine.get('flags', '?')}; host {machine.get('host', '?')}, "
+            f"{machine.get('date', '?')}, git {machine.get('git', '?')}; load before {machine.get('load_before', '?')}"
+            f", after {machine.get('load_after', '?')}; {machine.get('repeat', '?')} alternating repeats, medians"
+            f"{'; QUICK MODE (small sizes, not the targets)' if machine.get('quick') == '1' else ''}.\n\n")
+    f.write("| target | measured | peer | ratio | goal | met | notes | why / what would close it |\n")
+    f.write("|---|---|---|---|---|---|---|---|\n")
+    for r in rows:
+        f.write("| " + " | ".join(str(r[c]).replace("|", "/") for c in cols[1:]) + " |\n")
+print(f"report.py: {len(rows)} rows", file=sys.stderr)
