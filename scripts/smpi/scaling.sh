@@ -17,8 +17,10 @@ mkdir -p "$OUT"
 ranks=("$@"); [ ${#ranks[@]} -gt 0 ] || ranks=(1 16 64 256 1024)
 chain_n="${LIEBENCH_SMPI_CHAIN_N:-1000000}"
 part_n="${LIEBENCH_SMPI_PARTICLES_N:-4000}"
-cases=("chain --model=chain --N=$chain_n --blocks=1024 --steps=2"
-       "particles --model=particles --N=$part_n --steps=1")
+# initial states and step sizes of studies/scaling/chain_strong_N1e6.cfg and
+# dipolar_strong_N4000.cfg (random states, h = 1e-3)
+cases=("chain --model=chain --N=$chain_n --blocks=1024 --initial=random --dt=1e-3 --steps=2"
+       "particles --model=particles --N=$part_n --initial=random --dt=1e-3 --steps=1")
 sum="$OUT/strong_summaries.txt.tmp"
 : > "$sum"
 echo "# before: $(uptime)" >&2

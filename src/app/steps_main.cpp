@@ -9,7 +9,9 @@
 //   liebench_steps --model=particles --N=100 --method=rkmk54 --tol=1e-6 --t_final=0.1   (adaptive)
 // --blocks (chain): the virtual blocks that fix the arithmetic (nfold_pendulum.blocks; 0: the
 // model's default, at most 256): bitwise equal results need ranks <= blocks, so runs on up to
-// 1024 ranks give --blocks=1024 on every layout.
+// 1024 ranks give --blocks=1024 on every layout. --initial: the model's initial-state choice
+// (chain: paper (default), authors, random; particles: random (default), random2d; `liebench run
+// --help`); a state read from a file needs the I/O layer, which this program does not use.
 // Keys printed: build, ranks, threads, model, N, method, steps (accepted), rejected, rhs (field
 // evaluations), seconds (stepping loop, max over ranks; simulated seconds in the SMPI build),
 // s_per_step, comm_seconds (the model's "comm" timer, max over ranks; "na" in the SMPI build,
@@ -93,14 +95,15 @@ int main(int argc, char** argv) {
     par::Context ctx(MPI_COMM_WORLD);
     std::map<std::string, std::string> opt = {{"model", "chain"}, {"N", "1000"},  {"steps", "10"},
                                               {"dt", ""},         {"method", "rkmk4"}, {"tol", ""},
-                                              {"t_final", ""},    {"blocks", "0"}};
+                                              {"t_final", ""},    {"blocks", "0"},
+                                              {"initial", ""}};
     try {
       for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto eq = a.find('=');
         if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2)))
           throw UsageError("unknown argument '" + a + "'; expected --KEY=VALUE with KEY one of model, N, steps, dt, "
-                           "method, tol, t_final, blocks");
+                           "method, tol, t_final, blocks, initial");
         opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
       }
       const bool chain = opt["model"] == "chain";
@@ -112,9 +115,11 @@ int main(int argc, char** argv) {
       if (N < 2) throw UsageError("argument --N has value " + opt["N"] + "; expected an integer >= 2");
       const Config cfg = chain ? Config::from_pairs({{"model", "nfold_pendulum"},
                                                      {"nfold_pendulum.N", opt["N"]},
-                                                     {"nfold_pendulum.initial", "paper"},
+                                                     {"nfold_pendulum.initial", opt["initial"].empty() ? "paper" : opt["initial"]},
                                                      {"nfold_pendulum.blocks", opt["blocks"]}})
-                               : Config::from_pairs({{"model", "dipolar"}, {"dipolar.N", opt["N"]}});
+                               : Config::from_pairs({{"model", "dipolar"},
+                                                     {"dipolar.N", opt["N"]},
+                                                     {"dipolar.initial", opt["initial"].empty() ? "random" : opt["initial"]}});
       auto model = make_model(cfg, ctx);
       auto stepper = make_stepper(opt["method"], cfg, *model);
       stepper->bind(*model, ctx);
