@@ -16,9 +16,9 @@
 #    message sizes: every MPI_Allreduce of the compute core carries a few numbers (< 10000
 #    bytes: recursive doubling, rdb); MPI_Bcast only at set-up (< 2048 bytes: binomial tree);
 #    MPI_Allgatherv (the particles' partner gather, the chain's tridiagonal records) and
-#    MPI_Barrier through SimGrid's `ompi` selector, its port of that decision (allgatherv:
-#    bruck below 50000 bytes in total, above it ring for odd and neighbour exchange for even
-#    communicator sizes). SMPI's default selection uses simple algorithms that are slow to
+#    MPI_Barrier through SimGrid's `ompi` selector, its port of that decision by communicator
+#    and message size (for our gathers at 64 ranks: Bruck, log2 P rounds; scripts/smpi/README.md
+#    says how that was checked). SMPI's default selection uses simple algorithms that are slow to
 #    simulate at hundreds of ranks.
 #  * no privatisation of globals (-no-privatize): the compute core keeps no per-rank state in
 #    globals (its registries are filled once at load time and only read), and privatisation by
