@@ -1,4 +1,4 @@
-#include "io/hdf5_rows.hpp"
+#include "io/state_file.hpp"
 
 #include <sys/stat.h>
 
@@ -74,13 +74,13 @@ DatasetShape open(Handles& h, const std::string& path, const std::string& datase
 
 }  // namespace
 
-DatasetShape probe_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, const std::string& key) {
+DatasetShape hdf5_probe_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, const std::string& key) {
   Handles h;
   return open(h, path, dataset, comm, key);
 }
 
-void read_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
-               std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key) {
+void hdf5_read_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
+                    std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key) {
   Handles h;
   const DatasetShape shape = open(h, path, dataset, comm, key);
   agree(comm, shape.cols == cols && row_end <= shape.rows && row_begin <= row_end,

@@ -5,11 +5,23 @@
 // state is stored at /runs/<run_id>/final_state as [global_components][state values]).
 // Bad input (missing file or dataset, wrong rank, type or width) is a UsageError naming the
 // config key, raised on every rank.
+//
+// An interface between the two libraries: the compute core (liebench_compute, no HDF5) declares
+// and dispatches these calls; the I/O layer (libliebench, io/state_file.cpp) installs the
+// parallel-HDF5 implementation when it is loaded. A program built from the compute core alone
+// (the SMPI variant) raises a UsageError naming the key instead.
 #include <mpi.h>
 
 #include <cstddef>
 #include <string>
 #include <vector>
+
+namespace lie {
+class Model;
+namespace par {
+class Context;
+}
+}  // namespace lie
 
 namespace lie::io {
 
@@ -25,5 +37,18 @@ DatasetShape probe_rows(const std::string& path, const std::string& dataset, MPI
 /// into out (row-major, (row_end - row_begin) * cols doubles). Collective over comm.
 void read_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
                std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key);
+
+/// The implementation behind probe_rows, read_rows and read_state (state_io.hpp).
+struct StateFileReader {
+  DatasetShape (*probe_rows)(const std::string& path, const std::string& dataset, MPI_Comm comm,
+                             const std::string& key);
+  void (*read_rows)(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
+                    std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key);
+  void (*read_state)(const std::string& path, const std::string& dataset, const Model& model,
+                     const par::Context& ctx, double* y);
+};
+/// Called by the I/O layer's static initialiser (io/state_file.cpp).
+void install_state_file_reader(const StateFileReader& reader);
+const StateFileReader& state_file_reader();
 
 }  // namespace lie::io

@@ -3,8 +3,37 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "io/hdf5_rows.hpp"
 
 namespace lie::io {
+
+namespace {
+
+// Without the I/O layer (the compute core alone, e.g. the SMPI build variant) a state cannot be
+// read from a file: every call says so, naming the config key.
+[[noreturn]] void no_file_reader(const std::string& what) {
+  throw UsageError(what + ": reading a state from an HDF5 file needs the I/O layer (libliebench), which this "
+                   "build of the compute core alone (e.g. the SMPI variant) does not have; give an initial "
+                   "state that is not read from a file, or use the regular build");
+}
+
+StateFileReader& reader_slot() {
+  static StateFileReader r{
+      [](const std::string&, const std::string&, MPI_Comm, const std::string& key) -> DatasetShape {
+        no_file_reader("key '" + key + "'");
+      },
+      [](const std::string&, const std::string&, MPI_Comm, std::size_t, std::size_t, std::size_t,
+         std::vector<double>&, const std::string& key) { no_file_reader("key '" + key + "'"); },
+      [](const std::string& path, const std::string&, const Model&, const par::Context&, double*) {
+        no_file_reader("initial state file '" + path + "'");
+      }};
+  return r;
+}
+
+}  // namespace
+
+void install_state_file_reader(const StateFileReader& reader) { reader_slot() = reader; }
+const StateFileReader& state_file_reader() { return reader_slot(); }
 
 StateRows state_rows(const Model& model, const par::Context& ctx) {
   StateRows r;
@@ -77,34 +106,18 @@ void unpack_rows(const Model& model, const StateRows& layout, const double* rows
   }
 }
 
-void write_state(const h5::File& f, hid_t loc, const std::string& name, const Model& model, const StateRows& layout,
-                 const double* y) {
-  const auto rows = pack_rows(model, layout, y);
-  const bool mine = !layout.replicated || f.writer();
-  h5::write_rows(f, loc, name, layout.global_rows, layout.cols, layout.row_offset, mine ? layout.local_rows : 0,
-                 rows.data());
-}
-
 void read_state(const std::string& path, const std::string& dataset, const Model& model, const par::Context& ctx,
                 double* y) {
-  const StateRows layout = state_rows(model, ctx);
-  h5::File f;
-  try {
-    f = h5::File::open_read(path);
-  } catch (const h5::Error& e) {
-    throw UsageError(std::string(e.what()) + "; check the path of the initial-state file");
-  }
-  if (!h5::exists(f.id(), dataset))
-    throw UsageError("file '" + path + "' has no dataset '" + dataset + "' (runs are /runs/run_NNNNN/final_state)");
-  h5::Handle d = h5::open_dataset(f.id(), dataset);
-  const auto shape = h5::dataset_shape(d);
-  if (shape.size() != 2 || shape[0] != layout.global_rows || shape[1] != layout.cols)
-    throw UsageError("dataset '" + dataset + "' in '" + path + "' has shape [" +
-                     (shape.size() == 2 ? std::to_string(shape[0]) + "][" + std::to_string(shape[1]) : std::string("?")) +
-                     "]; model '" + model.name() + "' needs [" + std::to_string(layout.global_rows) + "][" +
-                     std::to_string(layout.cols) + "]");
-  const auto rows = h5::read_rows(f.id(), dataset, layout.row_offset, layout.local_rows);
-  unpack_rows(model, layout, rows.data(), y);
+  state_file_reader().read_state(path, dataset, model, ctx, y);
+}
+
+DatasetShape probe_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, const std::string& key) {
+  return state_file_reader().probe_rows(path, dataset, comm, key);
+}
+
+void read_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
+               std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key) {
+  state_file_reader().read_rows(path, dataset, comm, row_begin, row_end, cols, out, key);
 }
 
 }  // namespace lie::io

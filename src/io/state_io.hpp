@@ -7,11 +7,15 @@
 // Models that replicate their (few) components on every rank instead of splitting them are
 // detected (the local row counts add up to more than global_components) and written by
 // rank 0 alone.
+//
+// This header belongs to the compute core (library target liebench_compute, no HDF5): the
+// row layout is plain arithmetic, and read_state dispatches to the file reader that the I/O
+// layer installs (io/hdf5_rows.hpp). Writing a state into an open HDF5 file is in
+// io/state_file.hpp (I/O layer).
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "io/h5.hpp"
 #include "models/model.hpp"
 #include "parallel/context.hpp"
 
@@ -36,10 +40,6 @@ StateRows state_rows(const Model& model, const par::Context& ctx);
 std::vector<double> pack_rows(const Model& model, const StateRows& layout, const double* y);
 /// Local rows -> local flat state.
 void unpack_rows(const Model& model, const StateRows& layout, const double* rows, double* y);
-
-/// Writes the state as dataset `name` ([global_rows][cols]) under `loc`. Collective.
-void write_state(const h5::File& f, hid_t loc, const std::string& name, const Model& model, const StateRows& layout,
-                 const double* y);
 
 /// Reads this rank's rows of a state dataset written by write_state into the local flat state
 /// `y` (Space::state_size() values). For models reading an initial state from a result file:

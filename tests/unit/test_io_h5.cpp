@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "io/h5.hpp"
 #include "io/safe_output.hpp"
-#include "io/state_io.hpp"
+#include "io/state_file.hpp"
 #include "io/table.hpp"
 #include "models/model.hpp"
 

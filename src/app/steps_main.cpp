@@ -1,0 +1,188 @@
+// liebench_steps: a fixed number of steps (or an adaptive run) of one method on the N-fold
+// pendulum chain or the dipolar particles, over all ranks of MPI_COMM_WORLD, and a one-line
+// rank-0 summary of key=value pairs. Built twice from this one source: against libliebench and
+// Open MPI (the regular build), and from the compute core alone with SimGrid's smpicxx (the SMPI
+// variant, scripts/smpi/build.sh), where MPI_Wtime is the simulated clock. No HDF5, no I/O layer:
+// only the compute core's API (models, methods, the step loop, the context's reductions).
+//   mpirun -n 2 build/liebench_steps --model=chain --N=1000000 --steps=10 [--dt=1e-4] [--method=rkmk4]
+//   smpirun -np 64 -platform P.xml build-smpi/liebench_steps --model=particles --N=4000 --steps=2
+//   liebench_steps --model=particles --N=100 --method=rkmk54 --tol=1e-6 --t_final=0.1   (adaptive)
+// --blocks (chain): the virtual blocks that fix the arithmetic (nfold_pendulum.blocks; 0: the
+// model's default, at most 256): bitwise equal results need ranks <= blocks, so runs on up to
+// 1024 ranks give --blocks=1024 on every layout. --initial: the model's initial-state choice
+// (chain: paper (default), authors, random; particles: random (default), random2d; `liebench run
+// --help`); a state read from a file needs the I/O layer, which this program does not use.
+// Keys printed: build, ranks, threads, model, N, method, steps (accepted), rejected, rhs (field
+// evaluations), seconds (stepping loop, max over ranks; simulated seconds in the SMPI build),
+// s_per_step, comm_seconds (the model's "comm" timer, max over ranks; "na" in the SMPI build,
+// whose timers read the simulator's own wall clock, not the simulated one), cpu_seconds (the
+// stepping loop's CPU time of the calling thread, max over ranks: the clock SMPI measures
+// compute bursts with, so on a loaded machine the regular build's cpu_seconds, not its
+// seconds, is what the simulated seconds on 1 rank reproduce; "na" in the SMPI build), energy0, energy
+// (total_energy at the start and the end, %.17g), state_hash: a 64-bit hash of the bits of the
+// final state that does not depend on the layout (the sum mod 2^64 of one hash per global
+// component row, io::state_rows), so equal hashes on any ranks x threads mean equal bits.
+// Bad arguments: one line on stderr naming the value, exit 2.
+#include <mpi.h>
+#include <omp.h>
+
+#include <time.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "io/config.hpp"
+#include "io/state_io.hpp"
+#include "methods/integrate.hpp"
+#include "methods/stepper.hpp"
+#include "models/model.hpp"
+#include "parallel/context.hpp"
+
+#ifdef LIEBENCH_SMPI  // set by CMakeLists.txt in the SMPI variant
+constexpr const char* kBuild = "smpi";
+#else
+constexpr const char* kBuild = "regular";
+#endif
+
+using namespace lie;
+
+namespace {
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// FNV-1a over the bytes of one row, mixed with the row's global index; rows are added mod 2^64,
+// so the result is the same for every split of the rows over ranks.
+std::uint64_t state_hash(const Model& model, const par::Context& ctx, const double* y) {
+  const io::StateRows layout = io::state_rows(model, ctx);
+  const std::vector<double> rows = io::pack_rows(model, layout, y);
+  std::uint64_t local = 0;
+  if (!layout.replicated || ctx.is_root()) {
+    for (std::size_t i = 0; i < layout.local_rows; ++i) {
+      std::uint64_t h = 0xcbf29ce484222325ULL;
+      const auto* bytes = reinterpret_cast<const unsigned char*>(rows.data() + i * layout.cols);
+      for (std::size_t b = 0; b < layout.cols * sizeof(double); ++b) h = (h ^ bytes[b]) * 0x100000001b3ULL;
+      local += splitmix64(h ^ splitmix64(layout.row_offset + i));
+    }
+  }
+  return ctx.sum_u64(local);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int status = 0;
+  {
+    par::Context ctx(MPI_COMM_WORLD);
+    std::map<std::string, std::string> opt = {{"model", "chain"}, {"N", "1000"},  {"steps", "10"},
+                                              {"dt", ""},         {"method", "rkmk4"}, {"tol", ""},
+                                              {"t_final", ""},    {"blocks", "0"},
+                                              {"initial", ""}};
+    try {
+      for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto eq = a.find('=');
+        if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2)))
+          throw UsageError("unknown argument '" + a + "'; expected --KEY=VALUE with KEY one of model, N, steps, dt, "
+                           "method, tol, t_final, blocks, initial");
+        opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
+      }
+      const bool chain = opt["model"] == "chain";
+      if (!chain && opt["model"] != "particles")
+        throw UsageError("argument --model has value '" + opt["model"] + "'; expected chain or particles");
+      // Step sizes: the chain as bench_pendulum_chain (1e-4), the particles as [K]'s runs (0.01).
+      if (opt["dt"].empty()) opt["dt"] = chain ? "1e-4" : "0.01";
+      const long N = parse_int("N", opt["N"]);
+      if (N < 2) throw UsageError("argument --N has value " + opt["N"] + "; expected an integer >= 2");
+      const Config cfg = chain ? Config::from_pairs({{"model", "nfold_pendulum"},
+                                                     {"nfold_pendulum.N", opt["N"]},
+                                                     {"nfold_pendulum.initial", opt["initial"].empty() ? "paper" : opt["initial"]},
+                                                     {"nfold_pendulum.blocks", opt["blocks"]}})
+                               : Config::from_pairs({{"model", "dipolar"},
+                                                     {"dipolar.N", opt["N"]},
+                                                     {"dipolar.initial", opt["initial"].empty() ? "random" : opt["initial"]}});
+      auto model = make_model(cfg, ctx);
+      auto stepper = make_stepper(opt["method"], cfg, *model);
+      stepper->bind(*model, ctx);
+      std::vector<double> y(model->space().state_size());
+      model->initial_state(y.data());
+      Observables start, end;
+      model->observables(0.0, y.data(), start);
+
+      const double dt = parse_double("dt", opt["dt"]);
+      if (!(dt > 0)) throw UsageError("argument --dt has value " + opt["dt"] + "; expected a step > 0");
+      const long steps = parse_int("steps", opt["steps"]);
+      if (steps < 1) throw UsageError("argument --steps has value " + opt["steps"] + "; expected an integer >= 1");
+      std::uint64_t accepted = static_cast<std::uint64_t>(steps), rejected = 0;
+      double t_end = dt * static_cast<double>(steps);
+      ctx.timers().clear();
+      ctx.barrier();
+      const double t0 = MPI_Wtime(), cpu0 = thread_cpu_seconds();
+      if (opt["tol"].empty()) {
+        FixedStepOptions fo;
+        fo.h = dt;
+        fo.steps = static_cast<std::uint64_t>(steps);
+        integrate_fixed(*stepper, y.data(), fo, nullptr);
+      } else {
+        // Adaptive: the error norm of every trial step is a global reduction ([P] 4).
+        if (!opt["t_final"].empty()) t_end = parse_double("t_final", opt["t_final"]);
+        const AdaptiveOptions ao =
+            adaptive_options(cfg, stepper->info(), 0.0, t_end, parse_double("tol", opt["tol"]));
+        const AdaptiveRecord rec = integrate_adaptive(*stepper, ctx, y.data(), ao, nullptr, y.size());
+        accepted = rec.accepted;
+        rejected = rec.rejected;
+      }
+      const double cpu = thread_cpu_seconds() - cpu0;
+      ctx.barrier();
+      const double seconds = ctx.max(MPI_Wtime() - t0);
+      const double cpu_max = ctx.max(cpu);
+      const double comm_s = ctx.max(ctx.timers().get("comm"));
+      char comm_text[32] = "na", cpu_text[32] = "na";
+      if (std::string(kBuild) == "regular") {
+        std::snprintf(comm_text, sizeof comm_text, "%.9g", comm_s);
+        std::snprintf(cpu_text, sizeof cpu_text, "%.9g", cpu_max);
+      }
+      model->observables(t_end, y.data(), end);
+      const std::uint64_t hash = state_hash(*model, ctx, y.data());
+      // field evaluations of one rank (every rank evaluates the field at every stage)
+      const std::uint64_t rhs = ctx.sum_u64(stepper->counters().rhs) / static_cast<std::uint64_t>(ctx.size());
+      if (ctx.is_root())
+        std::printf("build=%s ranks=%d threads=%d model=%s N=%ld method=%s dt=%s tol=%s steps=%" PRIu64
+                    " rejected=%" PRIu64 " rhs=%" PRIu64
+                    " seconds=%.9g s_per_step=%.9g comm_seconds=%s cpu_seconds=%s energy0=%.17g energy=%.17g state_hash=%016" PRIx64
+                    "\n",
+                    kBuild, ctx.size(), ctx.threads(), opt["model"].c_str(), N, opt["method"].c_str(), opt["dt"].c_str(),
+                    opt["tol"].empty() ? "none" : opt["tol"].c_str(), accepted, rejected,
+                    rhs,
+                    seconds, seconds / static_cast<double>(accepted + rejected), comm_text, cpu_text, start.get("total_energy"),
+                    end.get("total_energy"), hash);
+    } catch (const UsageError& e) {
+      if (ctx.is_root()) std::fprintf(stderr, "liebench_steps: %s\n", e.what());
+      status = 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "liebench_steps: rank %d failed: %s\n", ctx.rank(), e.what());
+      status = 1;
+    }
+  }
+  MPI_Finalize();
+  return status;
+}

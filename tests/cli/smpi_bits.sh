@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The SMPI build variant (scripts/smpi): the compute core compiled with SimGrid's smpicxx runs
+# the same steps as the regular build, bit for bit. liebench_steps of both builds on the chain
+# (RKMK4), the particles (RKMK4) and an adaptive run (RKMK5(4), a global error-norm reduction
+# every step): the regular build on 1 and 2 ranks (mpirun), the SMPI build on 1 and 2 simulated
+# ranks on one node (loopback) and on 8 ranks of the InfiniBand platform; every final-state hash
+# and final energy must be the same. Then bad input: one line, exit 2.
+# Builds the SMPI variant next to this build (<build>-smpi) when it is missing (minutes, once).
+# Exit 77 (skipped) only where SimGrid cannot be installed (scripts/smpi/install.sh says why).
+# Arguments: LIEBENCH SOURCE_DIR SCRATCH_DIR.
+# shellcheck source=tests/cli/lib_studies.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
+set -o pipefail
+BUILD="$(dirname "$LB")"
+REG="$BUILD/liebench_steps"
+[[ -x "$REG" ]] || { echo "FAIL regular liebench_steps missing next to $LB"; exit 1; }
+bash "$SRC/scripts/smpi/install.sh"
+st=$?
+if [[ $st -eq 77 ]]; then echo "skipped: SimGrid cannot be installed here (see above)"; exit 77; fi
+[[ $st -eq 0 ]] || { echo "FAIL scripts/smpi/install.sh exit $st"; exit 1; }
+export LIEBENCH_BUILD_DIR="$BUILD"
+# always: an up-to-date variant is a no-op of a few seconds
+bash "$SRC/scripts/smpi/build.sh" > build.log 2>&1 || { tail -n 30 build.log; echo "FAIL scripts/smpi/build.sh"; exit 1; }
+RUN=("$SRC/scripts/smpi/run.sh")
+key() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+cases=("--model=chain --N=96 --blocks=8 --steps=5 --dt=1e-3"
+       "--model=particles --N=40 --steps=3"
+       "--model=particles --N=24 --method=rkmk54 --tol=1e-8 --t_final=0.05")
+for c in "${cases[@]}"; do
+  read -r -a A <<< "$c"
+  ref="$(mpirun --oversubscribe -n 1 "$REG" "${A[@]}" 2> err.txt)" || { cat err.txt; bad "regular 1 rank: $c"; continue; }
+  h=$(key state_hash <<< "$ref"); e=$(key energy <<< "$ref"); n=$(key steps <<< "$ref")
+  [[ $(key build <<< "$ref") == regular && -n "$h" ]] || { bad "regular summary: $ref"; continue; }
+  r2="$(mpirun --oversubscribe -n 2 "$REG" "${A[@]}" 2> err.txt)"
+  [[ $(key state_hash <<< "$r2") == "$h" ]] && ok "regular 2 ranks = 1 rank: $c" || bad "regular 2 ranks: $r2 vs $ref"
+  for layout in "loopback 1" "loopback 2" "ib 8"; do
+    read -r plat np <<< "$layout"
+    out="$("${RUN[@]}" "$plat" "$np" "${A[@]}" 2> err.txt)"
+    st=$?
+    if [[ $st -ne 0 ]]; then tail -n 20 err.txt; bad "smpi $plat $np ranks: exit $st ($c)"; continue; fi
+    if [[ $(key build <<< "$out") == smpi && $(key ranks <<< "$out") == "$np" && $(key state_hash <<< "$out") == "$h" &&
+          $(key energy <<< "$out") == "$e" && $(key steps <<< "$out") == "$n" ]]; then
+      ok "smpi $plat $np ranks: state hash $h, energy $e, $n steps as the regular build ($c)"
+    else
+      bad "smpi $plat $np ranks: $out; regular: $ref"
+    fi
+    sim=$(key seconds <<< "$out")
+    [[ "$sim" =~ ^[0-9.e+-]+$ ]] && (( $(echo "$sim > 0" | bc -l) )) || bad "smpi $plat $np: simulated seconds '$sim'"
+  done
+done
+# a different initial state changes the hash (the comparison can fail)
+o1="$("${RUN[@]}" loopback 1 --model=chain --N=96 --blocks=8 --steps=5 --dt=1e-3 2>/dev/null)"
+o2="$("${RUN[@]}" loopback 1 --model=chain --N=96 --blocks=8 --steps=6 --dt=1e-3 2>/dev/null)"
+[[ -n "$(key state_hash <<< "$o1")" && $(key state_hash <<< "$o1") != $(key state_hash <<< "$o2") ]] &&
+  ok "one more step changes the hash" || bad "hash insensitive: $o1 / $o2"
+
+expect_status "bad model (smpi)" 2 "expected chain or particles" "${RUN[@]}" loopback 1 --model=rope
+expect_status "bad model (regular)" 2 "expected chain or particles" "$REG" --model=rope
+expect_status "bad rank count" 2 "expected 1..1024" "${RUN[@]}" ib 2000 --model=chain
+expect_status "bad platform" 2 "platform 'myrinet' unknown" "${RUN[@]}" myrinet 2 --model=chain
+finish
