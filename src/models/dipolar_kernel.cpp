@@ -22,6 +22,14 @@ namespace lie::dipolar {
 #else
 #define LIEBENCH_KERNEL_CLONES
 #endif
+// The tile kernel uses explicit fma: its clones need the FMA extension (x86-64-v3 = AVX2 + FMA,
+// x86-64-v4 = AVX-512 F/VL/DQ/BW), which target "avx2"/"avx512f" alone do not enable.
+#if defined(LIEBENCH_TILE_CLONES)
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LIEBENCH_TILE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define LIEBENCH_TILE_CLONES
+#endif
 
 void PartnerSoA::resize(std::size_t n_particles) {
   n = n_particles;
@@ -233,13 +241,19 @@ namespace {
 
 // One tile pair. kMasked: lanes may hold padding (j >= n) or, on a diagonal tile, j <= i;
 // they are masked by a factor w = 0 with a stand-in r^2 (as in ordered_row_body).
-// Operation counts of one pair interaction (no energy), contraction off, as written below:
-//   r: 3 sub; r^2: 3 mul 2 add; 1/r^2: 1 div; 1/r: 1 sqrt; 1/r^3, 3/r^5: 3 mul;
-//   s^2..s^12: 4 mul; mu_i.mu_j, mu_i.r, mu_j.r: 9 mul 6 add; t_j, t_i, kappa t_j, kappa t_i:
-//   4 mul; c1: 8 mul 3 add/sub; F: 9 mul 6 add; h_i, h_j: 12 mul 6 sub;
-//   row and column accumulation: 12 add/sub.
-//   Total 92 floating-point operations (52 mul, 38 add/sub, 1 div, 1 sqrt); the masked
-//   variants (diagonal tiles, the last partial tile) add 13 mul and 3 add per pair.
+// Arithmetic: explicit std::fma where a product is added (correctly rounded everywhere, so the
+// x86-64-v4 (AVX-512), x86-64-v3 (AVX2 + FMA) and default clones give the same bits; the
+// default clone calls libm's fma, slow but identical); no other contraction (the file is
+// compiled with -ffp-contract=off).
+// Operations of one pair interaction (no energy, unmasked), as written below:
+//   r: 3 sub; r^2: 1 mul 2 fma; 1/r^2: 1 div; 1/r: 1 sqrt; 1/r^3, 3/r^5: 3 mul;
+//   s^2..s^12: 4 mul; mu_i.mu_j, mu_i.r, mu_j.r: 3 mul 6 fma; t_j, t_i, kappa t_j, kappa t_i
+//   (4 mul); LJ part: 1 mul 1 fma; c1: 3 mul 2 fma; F: 3 mul 6 fma; h_i, h_j: 6 mul 6 fma
+//   (the sign flips of -t_j, -t_i fold into vfnmadd); row and column accumulation: 12 add/sub.
+//   Total 68 instructions = 28 mul + 15 add/sub + 23 fma + div + sqrt, i.e. 91 flops counting
+//   an fma as 2 (div and sqrt as 1 each). The compiled x86-64-v3 loop (objdump of
+//   libliebench.so) has exactly these: per 4 pairs 28 vmulpd, 15 vaddpd/vsubpd, 23 vfmadd/
+//   vfnmadd, 1 vdivpd, 1 vsqrtpd (plus loads, stores and a few spills).
 template <bool kEnergy, bool kMasked, bool kDiag>
 __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std::size_t I, std::size_t J, double kappa,
                                                           const PairParams& pp, double* slots, double* col) {
@@ -275,7 +289,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
         const std::size_t j = jb + static_cast<std::size_t>(l);
         const std::size_t c = j - j0;
         const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
-        double r2 = dx * dx + dy * dy + dz * dz;
+        double r2 = std::fma(dx, dx, std::fma(dy, dy, dz * dz));
         double w = 1.0;
         if constexpr (kMasked) {
           const bool valid = (j < j1) & (!kDiag | (j > i));
@@ -290,31 +304,33 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
         const double s6 = s2 * s2 * s2;
         const double s12 = s6 * s6;
         const double mjx = MX[j], mjy = MY[j], mjz = MZ[j];
-        const double dd = ux * mjx + uy * mjy + uz * mjz;  // mu_i.mu_j
-        const double ai = ux * dx + uy * dy + uz * dz;     // mu_i.r
-        const double aj = mjx * dx + mjy * dy + mjz * dz;  // mu_j.r
-        const double tj = c5 * aj, ti = c5 * ai;           // 3 (mu_j.r)/r^5, 3 (mu_i.r)/r^5
+        const double dd = std::fma(ux, mjx, std::fma(uy, mjy, uz * mjz));  // mu_i.mu_j
+        const double ai = std::fma(ux, dx, std::fma(uy, dy, uz * dz));     // mu_i.r
+        const double aj = std::fma(mjx, dx, std::fma(mjy, dy, mjz * dz));  // mu_j.r
+        const double tj = c5 * aj, ti = c5 * ai;  // 3 (mu_j.r)/r^5, 3 (mu_i.r)/r^5
         const double ktj = kappa * tj, kti = kappa * ti;
         // F_i = [48 eps s12/r^2 - 24 a eps s6/r^2 + 3 kappa dd/r^5 - 15 kappa ai aj/r^7] r
         //       + 3 kappa/r^5 [(mu_j.r) mu_i + (mu_i.r) mu_j]         (dipolar_kernel.hpp)
-        const double c1 = (e48 * s12 - e24a * s6) * inv_r2 + kappa * c5 * dd - 5.0 * ai * ktj * inv_r2;
-        const double Fx = w * (c1 * dx + ktj * ux + kti * mjx);
-        const double Fy = w * (c1 * dy + ktj * uy + kti * mjy);
-        const double Fz = w * (c1 * dz + ktj * uz + kti * mjz);
+        const double lj = std::fma(e48, s12, -(e24a * s6));
+        const double c1 = std::fma(std::fma(-5.0 * ai, ktj, lj), inv_r2, (kappa * c5) * dd);
+        const double Fx = w * std::fma(c1, dx, std::fma(ktj, ux, kti * mjx));
+        const double Fy = w * std::fma(c1, dy, std::fma(ktj, uy, kti * mjy));
+        const double Fz = w * std::fma(c1, dz, std::fma(ktj, uz, kti * mjz));
         // h_i = g_i / kappa = mu_j/r^3 - 3 (mu_j.r) r/r^5; h_j likewise with i <-> j (r -> -r)
         fx[l] += Fx;
         fy[l] += Fy;
         fz[l] += Fz;
-        hx[l] += w * (inv_r3 * mjx - tj * dx);
-        hy[l] += w * (inv_r3 * mjy - tj * dy);
-        hz[l] += w * (inv_r3 * mjz - tj * dz);
+        hx[l] += w * std::fma(-tj, dx, inv_r3 * mjx);
+        hy[l] += w * std::fma(-tj, dy, inv_r3 * mjy);
+        hz[l] += w * std::fma(-tj, dz, inv_r3 * mjz);
         CFX[c] -= Fx;
         CFY[c] -= Fy;
         CFZ[c] -= Fz;
-        CHX[c] += w * (inv_r3 * ux - ti * dx);
-        CHY[c] += w * (inv_r3 * uy - ti * dy);
-        CHZ[c] += w * (inv_r3 * uz - ti * dz);
-        if constexpr (kEnergy) en[l] += w * (e4 * (s12 - att * s6) + kappa * (dd * inv_r3 - ai * tj));
+        CHX[c] += w * std::fma(-ti, dx, inv_r3 * ux);
+        CHY[c] += w * std::fma(-ti, dy, inv_r3 * uy);
+        CHZ[c] += w * std::fma(-ti, dz, inv_r3 * uz);
+        if constexpr (kEnergy)
+          en[l] += w * std::fma(e4, s12 - att * s6, kappa * std::fma(dd, inv_r3, -(ai * tj)));
       }
     }
     // Fixed combination tree of the lanes: (0+1), (2+3), ... then pairs of those.
@@ -357,7 +373,7 @@ __attribute__((always_inline)) inline void tile_pair_dispatch(const BodySoA& b, 
     tile_pair_body<kEnergy, false, false>(b, I, J, kappa, pp, slots, col);
 }
 
-LIEBENCH_KERNEL_CLONES
+LIEBENCH_TILE_CLONES
 void tile_pair_kernel(const BodySoA& b, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
                       bool want_energy, double* slots, double* col) {
   if (want_energy)

@@ -105,8 +105,15 @@ void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t 
 // Slot fields: F (3, the full pair force on the body), h (3, the field dV/dmu divided by
 // kappa), V (the pair energies V_ij, each pair in exactly one row partial; 0 unless energy
 // is wanted).
-inline constexpr int kPairLanes = 8;
+// 4 lanes: one AVX2 vector; with 8 (two AVX2 vectors) the row accumulators and temporaries
+// exceed the 16 ymm registers and spill (measured: ~2x the instructions per pair). On AMD Zen 4
+// AVX-512 executes as two 256-bit halves, so 4 lanes cost little there.
+inline constexpr int kPairLanes = 4;
 inline constexpr int kSlotFields = 7;
+/// Floating-point operations of one pair interaction in tile_pair (forces and fields, no
+/// energy), an fma counted as 2: counted by hand in dipolar_kernel.cpp, cross-checked against
+/// the instructions of the compiled x86-64-v3 loop (objdump).
+inline constexpr int kPairFlops = 91;
 inline constexpr std::size_t kMinTile = 128;
 inline constexpr std::size_t kMaxTiles = 32;
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <set>
@@ -179,8 +180,9 @@ TEST(DipolarPairs, AgreesWithOrderedRowSums) {
         }
       EXPECT_GT(scale, 0.0);
       EXPECT_LE(diff, 1e-13 * scale) << "N = " << c.n << (q == 0 ? " force" : " field");
-      RecordProperty(("n" + std::to_string(c.n) + (q == 0 ? "_force" : "_field") + "_reldiff").c_str(),
-                     std::to_string(diff / scale));
+      char rel[32];
+      std::snprintf(rel, sizeof rel, "%.3g", diff / scale);
+      RecordProperty(("n" + std::to_string(c.n) + (q == 0 ? "_force" : "_field") + "_reldiff").c_str(), rel);
     }
     EXPECT_GT(energy_abs, 0.0);
     EXPECT_LE(std::fabs(energy_ref - energy_got), 1e-13 * energy_abs) << "N = " << c.n << " energy";
