@@ -258,17 +258,16 @@ template <bool kEnergy, bool kMasked, bool kDiag>
 __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std::size_t I, std::size_t J, double kappa,
                                                           const PairParams& pp, double* slots, double* col) {
   constexpr int L = kPairLanes;
+  constexpr std::size_t SB = kSubBlock;
   const std::size_t tile = b.tile, tiles = b.tiles, n = b.n;
   const std::size_t i0 = I * tile, i1 = std::min(n, i0 + tile);
   const std::size_t j0 = J * tile, j1 = std::min(n, j0 + tile);
-  const std::size_t jend = kMasked ? (j1 + L - 1) / L * L : j1;  // <= j0 + tile (tile % L == 0)
   double* __restrict CFX = col;
-  double* __restrict CFY = col + tile;
-  double* __restrict CFZ = col + 2 * tile;
-  double* __restrict CHX = col + 3 * tile;
-  double* __restrict CHY = col + 4 * tile;
-  double* __restrict CHZ = col + 5 * tile;
-  for (std::size_t k = 0; k < 6 * tile; ++k) col[k] = 0.0;
+  double* __restrict CFY = col + SB;
+  double* __restrict CFZ = col + 2 * SB;
+  double* __restrict CHX = col + 3 * SB;
+  double* __restrict CHY = col + 4 * SB;
+  double* __restrict CHZ = col + 5 * SB;
   const double* __restrict X = b.x.data();
   const double* __restrict Y = b.y.data();
   const double* __restrict Z = b.z.data();
@@ -278,21 +277,31 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
   const double sig2 = pp.sigma * pp.sigma, e48 = 48.0 * pp.eps, e24a = 24.0 * pp.eps * pp.attraction;
   const double e4 = 4.0 * pp.eps, att = pp.attraction;
   const double r2_masked = pp.masked_r2;
-  for (std::size_t i = i0; i < i1; ++i) {
+  // Row partials start at zero; sub-blocks of J add to them in increasing order.
+  for (std::size_t i = i0; i < i1; ++i)
+    for (int f = 0; f < kSlotFields; ++f) slots[(i * tiles + J) * kSlotFields + static_cast<std::size_t>(f)] = 0.0;
+  // Sub-blocks of kSubBlock partners j (their positions, dipoles and column sums stay in L1),
+  // in increasing order; every i of I against the sub-block, i increasing.
+  for (std::size_t s0 = j0; s0 < j1; s0 += SB) {
+  const std::size_t s1 = std::min(j1, s0 + SB);
+  const std::size_t send = kMasked ? (s1 + L - 1) / L * L : s1;  // <= s0 + SB (SB % L == 0)
+  for (std::size_t k = 0; k < 6 * SB; ++k) col[k] = 0.0;
+  const std::size_t ilast = kDiag ? std::min(i1, s1) : i1;  // diagonal: rows i < j only
+  for (std::size_t i = i0; i < ilast; ++i) {
     alignas(64) double fx[L] = {}, fy[L] = {}, fz[L] = {}, hx[L] = {}, hy[L] = {}, hz[L] = {}, en[L] = {};
     const double xi = X[i], yi = Y[i], zi = Z[i];
     const double ux = MX[i], uy = MY[i], uz = MZ[i];
-    const std::size_t jstart = kDiag ? (i + 1) / L * L : j0;
-    for (std::size_t jb = jstart; jb < jend; jb += L) {
+    const std::size_t jstart = kDiag ? std::max(s0, (i + 1) / L * L) : s0;
+    for (std::size_t jb = jstart; jb < send; jb += L) {
 #pragma omp simd aligned(fx, fy, fz, hx, hy, hz, en : 64)
       for (int l = 0; l < L; ++l) {
         const std::size_t j = jb + static_cast<std::size_t>(l);
-        const std::size_t c = j - j0;
+        const std::size_t c = j - s0;
         const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
         double r2 = std::fma(dx, dx, std::fma(dy, dy, dz * dz));
         double w = 1.0;
         if constexpr (kMasked) {
-          const bool valid = (j < j1) & (!kDiag | (j > i));
+          const bool valid = (j < s1) & (!kDiag | (j > i));
           w = valid ? 1.0 : 0.0;
           r2 = w * r2 + (1.0 - w) * r2_masked;  // exact select (r2 finite)
         }
@@ -341,24 +350,26 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
       return a[0];
     };
     double* s = slots + (i * tiles + J) * kSlotFields;
-    s[0] = tree(fx);
-    s[1] = tree(fy);
-    s[2] = tree(fz);
-    s[3] = tree(hx);
-    s[4] = tree(hy);
-    s[5] = tree(hz);
-    s[6] = kEnergy ? tree(en) : 0.0;
+    s[0] += tree(fx);
+    s[1] += tree(fy);
+    s[2] += tree(fz);
+    s[3] += tree(hx);
+    s[4] += tree(hy);
+    s[5] += tree(hz);
+    if constexpr (kEnergy) s[6] += tree(en);
   }
+  // Column partials of the sub-block's bodies j (complete: every i of I has been added).
   const double* colf[6] = {CFX, CFY, CFZ, CHX, CHY, CHZ};
-  for (std::size_t j = j0; j < j1; ++j) {
+  for (std::size_t j = s0; j < s1; ++j) {
     double* s = slots + (j * tiles + I) * kSlotFields;
     if constexpr (kDiag) {
-      for (int f = 0; f < 6; ++f) s[f] += colf[f][j - j0];  // row (j' > j) + column (j' < j)
+      for (int f = 0; f < 6; ++f) s[f] += colf[f][j - s0];  // row (j' > j) + column (j' < j)
     } else {
-      for (int f = 0; f < 6; ++f) s[f] = colf[f][j - j0];
+      for (int f = 0; f < 6; ++f) s[f] = colf[f][j - s0];
       s[6] = 0.0;  // each pair's energy is in its row partial
     }
   }
+  }  // sub-blocks
 }
 
 template <bool kEnergy>
@@ -386,7 +397,7 @@ void tile_pair_kernel(const BodySoA& b, std::size_t I, std::size_t J, double kap
 
 void tile_pair(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
                bool want_energy, double* slots, TileScratch& scratch) {
-  if (scratch.col.size() < 6 * bodies.tile) scratch.col.resize(6 * bodies.tile);
+  if (scratch.col.size() < 6 * kSubBlock) scratch.col.resize(6 * kSubBlock);
   tile_pair_kernel(bodies, I, J, kappa, pp, want_energy, slots, scratch.col.data());
 }
 

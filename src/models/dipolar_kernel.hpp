@@ -84,10 +84,12 @@ void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t 
 // once, by whichever rank/thread the layout gives it to, and produces
 //   - for every body i of I the row partial sum over the partners j of J, and
 //   - for every body j of J (I < J) the column partial sum over the partners i of I,
-// each summed in an order fixed by the tile contents alone (rows: j in kPairLanes interleaved
-// lanes by index, combined by a fixed tree; columns: i in increasing index, sequentially in
-// the lane of j). On a diagonal tile (I, I) only the pairs i < j are computed; body i's
-// partial of its own tile is (row over j > i) + (column over j' < i). Every partial is thus a
+// each summed in an order fixed by the tile contents alone (rows: J is walked in sub-blocks of
+// kSubBlock bodies in increasing order; within one, j runs in kPairLanes interleaved lanes by
+// index, combined by a fixed tree, and the sub-block sums are added to the row partial in
+// order; columns: i in increasing index, sequentially in the lane of j). On a diagonal tile
+// (I, I) only the pairs i < j are computed; body i's partial of its own tile then adds its row
+// parts (j > i) and its column part (j' < i) in the fixed order of the sub-blocks. Every partial is thus a
 // function of the state only, and it is written into its own slot (body, partner tile) of a
 // slot array [n][tiles][kSlotFields]: no two tile pairs write the same slot. The final sum of
 // a body runs over its slots in tile order 0, 1, ..., tiles - 1 -- again independent of who
@@ -115,6 +117,8 @@ inline constexpr int kSlotFields = 7;
 /// the instructions of the compiled x86-64-v3 loop (objdump).
 inline constexpr int kPairFlops = 91;
 inline constexpr std::size_t kMinTile = 128;
+/// The kernel walks the partner tile in sub-blocks of this many bodies (fixed order).
+inline constexpr std::size_t kSubBlock = 128;
 inline constexpr std::size_t kMaxTiles = 32;
 
 /// Tile size for n bodies: the smallest multiple of kMinTile with ceil(n / tile) <= kMaxTiles.
@@ -132,7 +136,7 @@ struct BodySoA {
   }
 };
 
-/// Per-thread work space of tile_pair (column accumulators).
+/// Per-thread work space of tile_pair (column accumulators of one sub-block).
 struct TileScratch {
   std::vector<double> col;
 };

@@ -108,25 +108,29 @@ TEST(DipolarPairs, TilePairsCoverEveryPairOnce) {
 // The slots are a function of the state only: any order of the tile pairs, any split over
 // work spaces (threads, ranks) gives the same bits.
 TEST(DipolarPairs, SlotsDoNotDependOnTheOrderOfTilePairs) {
-  const Bodies b = random_bodies(600, 14.0, 5);  // 5 tiles of 128, the last one partial
-  const BodySoA s = soa(b);
-  ASSERT_EQ(s.tiles, 5u);
-  PairParams pp;
-  pp.attraction = 1.0;
-  const std::size_t count = tile_pair_count(s.tiles);
-  const std::vector<double> ref = all_slots(s, iota_order(count), 0.8, pp, true);
-  std::vector<std::size_t> order = iota_order(count);
-  std::mt19937 g(3);
-  for (int trial = 0; trial < 3; ++trial) {
-    std::shuffle(order.begin(), order.end(), g);
-    const std::vector<double> other = all_slots(s, order, 0.8, pp, true, 1 + static_cast<std::size_t>(trial));
-    ASSERT_EQ(other.size(), ref.size());
-    EXPECT_EQ(std::memcmp(other.data(), ref.data(), ref.size() * sizeof(double)), 0) << "trial " << trial;
+  // 600 bodies: 5 tiles of 128, the last one partial; 4500: 18 tiles of 256 (two sub-blocks
+  // each), the last one partial.
+  for (const std::size_t n : {600u, 4500u}) {
+    const Bodies b = random_bodies(n, n == 600 ? 14.0 : 35.0, 5);
+    const BodySoA s = soa(b);
+    ASSERT_EQ(s.tiles, n == 600 ? 5u : 18u);
+    PairParams pp;
+    pp.attraction = 1.0;
+    const std::size_t count = tile_pair_count(s.tiles);
+    const std::vector<double> ref = all_slots(s, iota_order(count), 0.8, pp, true);
+    std::vector<std::size_t> order = iota_order(count);
+    std::mt19937 g(3);
+    for (int trial = 0; trial < 2; ++trial) {
+      std::shuffle(order.begin(), order.end(), g);
+      const std::vector<double> other = all_slots(s, order, 0.8, pp, true, 1 + static_cast<std::size_t>(trial));
+      ASSERT_EQ(other.size(), ref.size());
+      EXPECT_EQ(std::memcmp(other.data(), ref.data(), ref.size() * sizeof(double)), 0) << "N = " << n << " trial " << trial;
+    }
+    // Every slot was written (none holds the fill value -1 any more, except by coincidence).
+    std::size_t unwritten = 0;
+    for (double v : ref) unwritten += (v == -1.0);
+    EXPECT_EQ(unwritten, 0u) << "N = " << n;
   }
-  // Every slot was written (none holds the fill value -1 any more, except by coincidence).
-  std::size_t unwritten = 0;
-  for (double v : ref) unwritten += (v == -1.0);
-  EXPECT_EQ(unwritten, 0u);
 }
 
 // Against the reference: ordered_row sums every body over all partners in index order (each
