@@ -2,8 +2,8 @@
 # Pair interactions per second on one core: this suite's default (deterministic, each pair once
 # in fixed tiles) force evaluation against LAMMPS `lj/cut/dipole/cut` (Debian `lammps`, all
 # pairs: cutoff above the system's diagonal, `neighbor nsq`, `newton on`, neighbour list built
-# once, `fix nve/sphere update dipole`; setup as in /work/shared/notes/lammps-peer.md). Both
-# programs see N bodies at number density 0.05 (LAMMPS: a random state with no two bodies
+# once with room for N - 1 neighbours per atom, `fix nve/sphere update dipole`; setup as in
+# /work/shared/notes/lammps-peer.md). Both programs see N bodies at number density 0.05 (LAMMPS: a random state with no two bodies
 # closer than 0.9 sigma and random unit dipoles; the suite: its own [K] random state with the
 # same extent). LAMMPS's pair count per step is checked to be N(N-1)/2 ("Total # of neighbors").
 # The two programs alternate (suite, LAMMPS, suite, ...) REPEATS times per N; the median rate of
@@ -59,7 +59,7 @@ read_data ${DATA}
 pair_style lj/cut/dipole/cut ${RC}
 pair_coeff * * 1.0 1.0
 neighbor 1.0 nsq
-neigh_modify once yes
+neigh_modify once yes one ${ONE} page ${PAGE}
 fix 1 all nve/sphere update dipole
 timestep 0.0001
 thermo_style custom step pe
@@ -71,7 +71,8 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 echo "# dipolar pair interactions per second, one core: liebench (tiled, deterministic) vs LAMMPS lj/cut/dipole/cut"
 echo "# cpu: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(getconf _NPROCESSORS_ONLN) cores, flags: $(grep -m1 -o -w -E 'avx512f|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
-echo "# lammps: $(lmp -h 2>/dev/null | grep -m1 "Simulator" | sed "s/.*Simulator - //" || echo unknown)"
+lmp_help=$(lmp -h 2>/dev/null || true)
+echo "# lammps: $(sed -n 's/.*Simulator - //p' <<< "$lmp_help" | head -1)"
 echo "# load before: $(uptime | sed 's/.*load average: //')"
 for n in "${NS[@]}"; do
   side=$(awk -v n="$n" 'BEGIN { printf "%.6g", (n / 0.05) ^ (1 / 3) }')
@@ -85,10 +86,12 @@ for n in "${NS[@]}"; do
     line=$("$BIN" --mode force --n "$n" --evals "$evals" --spread "$(awk -v s="$side" 'BEGIN { print s / 2 }')")
     suite+=("$(sed -n 's/.*unique_pairs_per_second=\([^ ]*\).*/\1/p' <<< "$line")")
     gflops+=("$(sed -n 's/.*gflops_per_second=\([^ ]*\).*/\1/p' <<< "$line")")
-    (cd "$WORK" && lmp -in in.dipolar -var DATA "d$n.data" -var RC "$rc" -var STEPS "$steps" -log none -screen "out$n.txt") ||
-      { echo "dipolar_vs_lammps: LAMMPS failed for N=$n (see its output above)" >&2; exit 1; }
-    neigh=$(sed -n 's/^Total # of neighbors = \([0-9]*\).*/\1/p' "$WORK/out$n.txt")
-    [[ "$neigh" == "$pairs" ]] || { echo "dipolar_vs_lammps: LAMMPS found $neigh pairs for N=$n, expected N(N-1)/2 = $pairs" >&2; exit 1; }
+    (cd "$WORK" && lmp -in in.dipolar -var DATA "d$n.data" -var RC "$rc" -var STEPS "$steps" -var ONE "$n" \
+      -var PAGE "$(( 10 * n > 100000 ? 10 * n : 100000 ))" -log none -screen "out$n.txt") ||
+      { echo "dipolar_vs_lammps: LAMMPS failed for N=$n: $(grep -m1 ERROR "$WORK/out$n.txt")" >&2; exit 1; }
+    neigh=$(sed -n 's/^Total # of neighbors = \([0-9.e+]*\).*/\1/p' "$WORK/out$n.txt")  # 1.27992e+08 when large
+    awk -v a="$neigh" -v b="$pairs" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' ||
+      { echo "dipolar_vs_lammps: LAMMPS found '$neigh' pairs for N=$n, expected N(N-1)/2 = $pairs" >&2; exit 1; }
     pair_time=$(awk '/^Pair +\|/ { print $3 }' "$WORK/out$n.txt")
     lammps+=("$(awk -v p="$pairs" -v s="$steps" -v t="$pair_time" 'BEGIN { printf "%.4e", p * s / t }')")
   done
