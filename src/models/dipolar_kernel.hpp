@@ -99,10 +99,13 @@ void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t 
 //
 // Why slots and not the fixed-point (integer) accumulators per body first considered: an
 // exact window accumulator costs ~16 int64 words per body and field and a carry-propagating
-// conversion per body and field at the end (tens of ns each: 10-25 % of an evaluation at
-// N = 1000); a slot costs one store and the final combine one add per partner tile. The
-// price is memory and MPI volume of n * tiles * kSlotFields doubles, bounded by choosing the
-// tile so that tiles <= kMaxTiles (tile grows with N: 128 up to N = 4096, 512 at N = 16000).
+// conversion per body and field at the end (estimated at tens of ns each, 10-25 % of an
+// evaluation at N = 1000); a slot costs one store and the final combine one add per partner
+// tile (n * tiles * 7 adds against n^2/2 * kPairFlops flops: 0.1 % at N = 1000). The price is
+// memory and MPI volume of n * tiles * kSlotFields doubles (8 * 7 * 16 n bytes at most),
+// bounded by choosing the tile so that tiles <= kMaxTiles (tile grows with N: 128 up to
+// N = 2048, 256 up to 4096, 1024 at N = 16000; the kernel's sub-blocks keep its working set in
+// L1 whatever the tile). 16 tiles still give 136 tile pairs to share out over ranks x threads.
 //
 // Slot fields: F (3, the full pair force on the body), h (3, the field dV/dmu divided by
 // kappa), V (the pair energies V_ij, each pair in exactly one row partial; 0 unless energy
@@ -119,7 +122,7 @@ inline constexpr int kPairFlops = 91;
 inline constexpr std::size_t kMinTile = 128;
 /// The kernel walks the partner tile in sub-blocks of this many bodies (fixed order).
 inline constexpr std::size_t kSubBlock = 128;
-inline constexpr std::size_t kMaxTiles = 32;
+inline constexpr std::size_t kMaxTiles = 16;
 
 /// Tile size for n bodies: the smallest multiple of kMinTile with ceil(n / tile) <= kMaxTiles.
 std::size_t tile_size_for(std::size_t n);

@@ -80,9 +80,9 @@ std::vector<std::size_t> iota_order(std::size_t count) {
 
 TEST(DipolarPairs, TileSizeDependsOnNOnlyAndBoundsTheTiles) {
   EXPECT_EQ(tile_size_for(1), kMinTile);
-  EXPECT_EQ(tile_size_for(4096), 128u);
-  EXPECT_EQ(tile_size_for(4097), 256u);
-  EXPECT_EQ(tile_size_for(16000), 512u);
+  EXPECT_EQ(tile_size_for(2048), 128u);
+  EXPECT_EQ(tile_size_for(2049), 256u);
+  EXPECT_EQ(tile_size_for(16000), 1024u);
   for (std::size_t n : {1u, 100u, 1000u, 4097u, 16000u, 100000u}) {
     const std::size_t t = tile_size_for(n);
     EXPECT_EQ(t % kPairLanes, 0u);
@@ -108,12 +108,12 @@ TEST(DipolarPairs, TilePairsCoverEveryPairOnce) {
 // The slots are a function of the state only: any order of the tile pairs, any split over
 // work spaces (threads, ranks) gives the same bits.
 TEST(DipolarPairs, SlotsDoNotDependOnTheOrderOfTilePairs) {
-  // 600 bodies: 5 tiles of 128, the last one partial; 4500: 18 tiles of 256 (two sub-blocks
+  // 600 bodies: 5 tiles of 128, the last one partial; 4500: 12 tiles of 384 (three sub-blocks
   // each), the last one partial.
   for (const std::size_t n : {600u, 4500u}) {
     const Bodies b = random_bodies(n, n == 600 ? 14.0 : 35.0, 5);
     const BodySoA s = soa(b);
-    ASSERT_EQ(s.tiles, n == 600 ? 5u : 18u);
+    ASSERT_EQ(s.tiles, n == 600 ? 5u : 12u);
     PairParams pp;
     pp.attraction = 1.0;
     const std::size_t count = tile_pair_count(s.tiles);
