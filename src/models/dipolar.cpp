@@ -272,8 +272,12 @@ void Dipolar::gather_partners(const double* y) {
 
 void Dipolar::compute_tiles(bool want_energy) {
   const std::size_t tiles = bodies_.tiles, per_body = tiles * dipolar::kSlotFields;
-  const par::Range mine = par::balanced_range(dipolar::tile_pair_count(tiles), ctx_.size(), ctx_.rank());
-  const bool shared = ctx_.size() > 1;
+  // One tile (N <= kMinTile): every rank computes the single tile pair itself (at most 8128
+  // pairs, cheaper than a second collective per evaluation; same bits, the slots being a
+  // function of the state). Otherwise rank k takes a balanced share of the tile pairs.
+  const std::size_t pairs = dipolar::tile_pair_count(tiles);
+  const bool shared = ctx_.size() > 1 && tiles > 1;
+  const par::Range mine = shared ? par::balanced_range(pairs, ctx_.size(), ctx_.rank()) : par::Range{0, pairs};
   // With one rank every slot is written; with several, the slots of other ranks' tile pairs
   // must hold +0.0 (all bits zero) for the bitwise-OR exchange.
   if (shared) std::fill(slots_.begin(), slots_.end(), 0.0);

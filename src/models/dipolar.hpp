@@ -18,7 +18,8 @@
 // Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
 // Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with
 // `deterministic = true` (default) and all pairs, every pair is computed once (Newton's third
-// law) in fixed tiles of bodies: rank k takes a balanced contiguous share of the tile pairs,
+// law) in fixed tiles of bodies: rank k takes a balanced contiguous share of the tile pairs
+// (with a single tile, N <= 128, every rank computes it: no second collective),
 // its threads take tile pairs dynamically, every partial sum (body, partner tile) lands in its
 // own slot, the slots reach the owning ranks by MPI_Reduce_scatter (bitwise OR), and each body
 // sums its slots in tile order (dipolar_kernel.hpp). f and every observable are therefore
