@@ -153,8 +153,23 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
   send_.resize(6 * range_.size());
   recv_.resize(6 * p_.n);
   mu_local_.resize(3 * range_.size());
-  partners_.resize(p_.n);
   rows_.resize(range_.size());
+  sums_.resize(7 * range_.size());
+  if (tiled()) {
+    bodies_.resize(p_.n);
+    const std::size_t per_body = bodies_.tiles * dipolar::kSlotFields;
+    if (p_.n * per_body > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      throw UsageError("key 'dipolar.N' has value " + std::to_string(p_.n) +
+                       ": too many bodies for the all-pairs slot exchange; use a cutoff (dipolar.cutoff)");
+    slots_.resize(p_.n * per_body);
+    local_slots_.resize(range_.size() * per_body);
+    slot_counts_.resize(static_cast<std::size_t>(ctx_.size()));
+    for (int r = 0; r < ctx_.size(); ++r)
+      slot_counts_[static_cast<std::size_t>(r)] =
+          static_cast<int>(par::balanced_range(p_.n, ctx_.size(), r).size() * per_body);
+  } else {
+    partners_.resize(p_.n);
+  }
 
   y0_.assign(space_.state_size(), 0.0);
   if (p_.initial == DipolarParams::Initial::File)
@@ -234,7 +249,7 @@ void Dipolar::gather_partners(const double* y) {
     rotate(s + 6, p_.dipole, mu);
     double* out = &send_[6 * li];
     out[0] = s[0], out[1] = s[1], out[2] = s[2];
-    out[3] = kappa * mu[0], out[4] = kappa * mu[1], out[5] = kappa * mu[2];
+    out[3] = mu[0], out[4] = mu[1], out[5] = mu[2];
   }
   {
     par::ScopedTimer timer(ctx_.timers(), "comm");
@@ -244,7 +259,54 @@ void Dipolar::gather_partners(const double* y) {
     else
       std::copy(send_.begin(), send_.end(), recv_.begin());
   }
-  for (std::size_t j = 0; j < p_.n; ++j) partners_.set(j, &recv_[6 * j], &recv_[6 * j + 3]);
+  if (tiled()) {
+    for (std::size_t j = 0; j < p_.n; ++j) bodies_.set(j, &recv_[6 * j], &recv_[6 * j + 3]);
+    return;
+  }
+  for (std::size_t j = 0; j < p_.n; ++j) {
+    const double* mu = &recv_[6 * j + 3];
+    const double kmu[3] = {kappa * mu[0], kappa * mu[1], kappa * mu[2]};
+    partners_.set(j, &recv_[6 * j], kmu);
+  }
+}
+
+void Dipolar::compute_tiles(bool want_energy) {
+  const std::size_t tiles = bodies_.tiles, per_body = tiles * dipolar::kSlotFields;
+  // One tile (N <= kMinTile): every rank computes the single tile pair itself (at most 8128
+  // pairs, cheaper than a second collective per evaluation; same bits, the slots being a
+  // function of the state). Otherwise rank k takes a balanced share of the tile pairs.
+  const std::size_t pairs = dipolar::tile_pair_count(tiles);
+  const bool shared = ctx_.size() > 1 && tiles > 1;
+  const par::Range mine = shared ? par::balanced_range(pairs, ctx_.size(), ctx_.rank()) : par::Range{0, pairs};
+  // With one rank every slot is written; with several, the slots of other ranks' tile pairs
+  // must hold +0.0 (all bits zero) for the bitwise-OR exchange.
+  if (shared) std::fill(slots_.begin(), slots_.end(), 0.0);
+  const double kappa = p_.dipole_strength;
+  tile_scratch_.resize(static_cast<std::size_t>(omp_get_max_threads()));
+#pragma omp parallel
+  {
+    dipolar::TileScratch& scratch = tile_scratch_[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t k = mine.begin; k < mine.end; ++k) {
+      std::size_t I = 0, J = 0;
+      dipolar::tile_pair_at(k, tiles, I, J);
+      dipolar::tile_pair(bodies_, I, J, kappa, pair_, want_energy, slots_.data(), scratch);
+    }
+  }
+  const double* local = slots_.data() + range_.begin * per_body;
+  if (shared) {
+    par::ScopedTimer timer(ctx_.timers(), "comm");
+    static_assert(sizeof(double) == sizeof(std::uint64_t));
+    MPI_Reduce_scatter(slots_.data(), local_slots_.data(), slot_counts_.data(), MPI_UINT64_T, MPI_BOR, ctx_.comm());
+    local = local_slots_.data();
+  }
+  const std::size_t nl = range_.size();
+#pragma omp parallel for schedule(static) if (nl >= 256)
+  for (std::size_t li = 0; li < nl; ++li) {
+    double* out = &sums_[7 * li];
+    dipolar::combine_slots(local, li, tiles, out);
+    for (int k = 3; k < 6; ++k) out[k] = kappa * out[k];  // g_i = kappa h_i
+  }
 }
 
 void Dipolar::build_cells() {
@@ -310,24 +372,29 @@ void Dipolar::compute_rows_cells(bool want_energy) {
 }
 
 void Dipolar::compute_rows(bool want_energy) {
+  if (tiled()) {
+    compute_tiles(want_energy);
+    return;
+  }
+  if (p_.cutoff > 0.0)
+    compute_rows_cells(want_energy);
+  else
+    compute_rows_newton3(want_energy);
+  // F_i = force + s mu_i (dipolar_kernel.hpp)
+  const std::size_t nl = range_.size();
+  for (std::size_t li = 0; li < nl; ++li) {
+    const dipolar::RowSums& r = rows_[li];
+    const double* mu = &mu_local_[3 * li];
+    double* out = &sums_[7 * li];
+    for (int k = 0; k < 3; ++k) out[k] = r.force[k] + r.s * mu[k];
+    for (int k = 0; k < 3; ++k) out[3 + k] = r.field[k];
+    out[6] = r.energy;
+  }
+}
+
+void Dipolar::compute_rows_newton3(bool want_energy) {
   const std::size_t nl = range_.size();
   const std::size_t b = range_.begin, e = range_.end, n = p_.n;
-  if (p_.cutoff > 0.0) {
-    compute_rows_cells(want_energy);
-    return;
-  }
-  if (ctx_.deterministic()) {
-    // Ordered: every body against all partners, in global index order.
-#pragma omp parallel for schedule(static)
-    for (std::size_t li = 0; li < nl; ++li) {
-      const std::size_t gi = b + li;
-      const double qi[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
-      dipolar::RowSums& r = rows_[li];
-      dipolar::ordered_row(partners_, 0, n, gi, qi, &mu_local_[3 * li], pair_, want_energy, r);
-      r.energy *= 0.5;  // each pair is seen from both sides
-    }
-    return;
-  }
   // Fast mode: pairs inside this rank once (Newton's third law), remote pairs row-wise.
   const double kappa = p_.dipole_strength;
   local_scaled_.resize(nl);
@@ -389,18 +456,19 @@ void Dipolar::vector_field(double, const double* y, double* xi) {
   for (std::size_t li = 0; li < nl; ++li) {
     const double* s = y + kStateDim * li;
     double* f = xi + kAlgDim * li;
-    const dipolar::RowSums& r = rows_[li];
+    const double* F = &sums_[7 * li];
+    const double* g = F + 3;
     const double* mu = &mu_local_[3 * li];
     const double* Q = s + 6;
     // dq = p / M, dp = F_i
     for (int k = 0; k < 3; ++k) f[k] = s[3 + k] * invM;
-    for (int k = 0; k < 3; ++k) f[3 + k] = r.force[k] + r.s * mu[k];
+    for (int k = 0; k < 3; ++k) f[3 + k] = F[k];
     // xi = I^-1 m
     for (int k = 0; k < 3; ++k) f[6 + k] = s[15 + k] * invI[k];
     // alpha = -rot(Q^T dV/dQ) = -Q^T (mu_i x g_i)
-    const double tx = mu[1] * r.field[2] - mu[2] * r.field[1];
-    const double ty = mu[2] * r.field[0] - mu[0] * r.field[2];
-    const double tz = mu[0] * r.field[1] - mu[1] * r.field[0];
+    const double tx = mu[1] * g[2] - mu[2] * g[1];
+    const double ty = mu[2] * g[0] - mu[0] * g[2];
+    const double tz = mu[0] * g[1] - mu[1] * g[0];
     for (int k = 0; k < 3; ++k) f[9 + k] = -(Q[k] * tx + Q[3 + k] * ty + Q[6 + k] * tz);
   }
 }
@@ -409,7 +477,7 @@ double Dipolar::potential_energy(const double* y) {
   gather_partners(y);
   compute_rows(true);
   par::ExactSum v;
-  for (const auto& r : rows_) v.add(r.energy);
+  for (std::size_t li = 0; li < range_.size(); ++li) v.add(sums_[7 * li + 6]);
   ctx_.allreduce(std::span<par::ExactSum>(&v, 1));
   return v.value();
 }

@@ -16,11 +16,17 @@
 // different model that the suite does not implement.
 //
 // Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
-// Each vector-field evaluation allgathers (q_j, kappa mu_j) of all bodies; then, with
-// `deterministic = true` (default), every local body sums over all partners j in global index
-// order (dipolar_kernel.hpp), so f and every observable are bitwise identical for every
-// ranks x threads layout. With `deterministic = false` pairs inside a rank use Newton's third
-// law (half the pair work there; summation order then depends on the layout).
+// Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with
+// `deterministic = true` (default) and all pairs, every pair is computed once (Newton's third
+// law) in fixed tiles of bodies: rank k takes a balanced contiguous share of the tile pairs
+// (with a single tile, N <= 128, every rank computes it: no second collective),
+// its threads take tile pairs dynamically, every partial sum (body, partner tile) lands in its
+// own slot, the slots reach the owning ranks by MPI_Reduce_scatter (bitwise OR), and each body
+// sums its slots in tile order (dipolar_kernel.hpp). f and every observable are therefore
+// bitwise identical for every ranks x threads layout. With a cutoff, every local body sums
+// over the bodies of its neighbouring cells in (cell, index) order (each pair twice), also
+// bitwise on every layout. With `deterministic = false` pairs inside a rank use Newton's third
+// law and remote pairs are summed row-wise (summation order then depends on the layout).
 //
 // Initial states ([K] 3.2.2), all drawn on every rank from one seeded stream (mt19937_64,
 // Box-Muller normals) in global order, so they do not depend on the layout either:
@@ -95,12 +101,16 @@ class Dipolar final : public Model {
   const par::Context& context() const { return ctx_; }
 
  private:
-  void gather_partners(const double* y);  // allgather (q_j, kappa mu_j) into partners_
-  // Row sums of every local body (force without the mu_i part, s, field, energy) into rows_.
+  void gather_partners(const double* y);  // allgather (q_j, mu_j) into bodies_ or partners_
+  // Pair sums of every local body into sums_ (F_i, g_i, V_i: 7 values per body).
   void compute_rows(bool want_energy);
+  // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).
+  void compute_tiles(bool want_energy);
+  bool tiled() const { return ctx_.deterministic() && !(p_.cutoff > 0.0); }
   // Cutoff path: cell list over all bodies (cells of side = cutoff, sorted by cell and index).
   void build_cells();
   void compute_rows_cells(bool want_energy);
+  void compute_rows_newton3(bool want_energy);  // deterministic = false, all pairs
   void make_random_state(bool planar);
   void read_state_file();
 
@@ -117,6 +127,11 @@ class Dipolar final : public Model {
   dipolar::PartnerSoA partners_;          // all bodies (kappa mu)
   dipolar::PartnerSoA local_scaled_, local_plain_;  // local bodies (Newton's-third-law mode)
   std::vector<dipolar::RowSums> rows_;
+  std::vector<double> sums_;              // F_i (3), g_i (3), V_i of local bodies
+  dipolar::BodySoA bodies_;               // all bodies (unscaled mu), tiled path
+  std::vector<double> slots_, local_slots_;  // [body][tile][kSlotFields]
+  std::vector<int> slot_counts_;          // reduce-scatter counts per rank
+  std::vector<dipolar::TileScratch> tile_scratch_;
   std::vector<std::vector<double>> thread_acc_;
   struct CellKey {
     std::int64_t z, y, x;

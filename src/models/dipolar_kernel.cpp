@@ -9,6 +9,7 @@
 // the same IEEE operations in the same order.
 #include "models/dipolar_kernel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -20,6 +21,14 @@ namespace lie::dipolar {
 #define LIEBENCH_KERNEL_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define LIEBENCH_KERNEL_CLONES
+#endif
+// The tile kernel uses explicit fma: its clones need the FMA extension (x86-64-v3 = AVX2 + FMA,
+// x86-64-v4 = AVX-512 F/VL/DQ/BW), which target "avx2"/"avx512f" alone do not enable.
+#if defined(LIEBENCH_TILE_CLONES)
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LIEBENCH_TILE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define LIEBENCH_TILE_CLONES
 #endif
 
 void PartnerSoA::resize(std::size_t n_particles) {
@@ -187,6 +196,209 @@ void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t 
     newton3_body<true>(scaled, plain, i, kappa, pp, acc, stride);
   else
     newton3_body<false>(scaled, plain, i, kappa, pp, acc, stride);
+}
+
+}  // namespace lie::dipolar
+
+// ---------------------------------------------------------------------------------------------
+// Each pair once: tiles, slots and the summation orders are described in dipolar_kernel.hpp.
+namespace lie::dipolar {
+
+std::size_t tile_size_for(std::size_t n) {
+  std::size_t tile = kMinTile;
+  while ((n + tile - 1) / tile > kMaxTiles) tile += kMinTile;
+  return tile;
+}
+
+void BodySoA::resize(std::size_t n_bodies) {
+  n = n_bodies;
+  tile = tile_size_for(n);
+  tiles = std::max<std::size_t>(1, (n + tile - 1) / tile);
+  for (auto* v : {&x, &y, &z, &mx, &my, &mz}) v->assign(tiles * tile, 0.0);
+}
+
+std::size_t tile_pair_count(std::size_t tiles) { return tiles * (tiles + 1) / 2; }
+
+void tile_pair_at(std::size_t k, std::size_t tiles, std::size_t& I, std::size_t& J) {
+  I = 0;
+  std::size_t row = tiles;  // pairs (I, I..tiles-1)
+  while (k >= row) {
+    k -= row;
+    ++I;
+    --row;
+  }
+  J = I + k;
+}
+
+void combine_slots(const double* slots, std::size_t i, std::size_t tiles, double* out7) {
+  const double* s = slots + i * tiles * kSlotFields;
+  for (int f = 0; f < kSlotFields; ++f) out7[f] = s[f];
+  for (std::size_t t = 1; t < tiles; ++t)
+    for (int f = 0; f < kSlotFields; ++f) out7[f] += s[t * kSlotFields + static_cast<std::size_t>(f)];
+}
+
+namespace {
+
+// One tile pair. kMasked: lanes may hold padding (j >= n) or, on a diagonal tile, j <= i;
+// they are masked by a factor w = 0 with a stand-in r^2 (as in ordered_row_body).
+// Arithmetic: explicit std::fma where a product is added (correctly rounded everywhere, so the
+// x86-64-v4 (AVX-512), x86-64-v3 (AVX2 + FMA) and default clones give the same bits; the
+// default clone calls libm's fma, slow but identical); no other contraction (the file is
+// compiled with -ffp-contract=off).
+// Operations of one pair interaction (no energy, unmasked), as written below:
+//   r: 3 sub; r^2: 1 mul 2 fma; 1/r^2: 1 div; 1/r: 1 sqrt; 1/r^3, 3/r^5: 3 mul;
+//   s^2..s^12: 4 mul; mu_i.mu_j, mu_i.r, mu_j.r: 3 mul 6 fma; t_j, t_i, kappa t_j, kappa t_i
+//   (4 mul); LJ part: 1 mul 1 fma; c1: 3 mul 2 fma; F: 3 mul 6 fma; h_i, h_j: 6 mul 6 fma
+//   (the sign flips of -t_j, -t_i fold into vfnmadd); row and column accumulation: 12 add/sub.
+//   Total 68 instructions = 28 mul + 15 add/sub + 23 fma + div + sqrt, i.e. 91 flops counting
+//   an fma as 2 (div and sqrt as 1 each). The compiled x86-64-v3 loop (objdump of
+//   libliebench.so) has exactly these: per 4 pairs 28 vmulpd, 15 vaddpd/vsubpd, 23 vfmadd/
+//   vfnmadd, 1 vdivpd, 1 vsqrtpd (plus loads, stores and a few spills).
+template <bool kEnergy, bool kMasked, bool kDiag>
+__attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std::size_t I, std::size_t J, double kappa,
+                                                          const PairParams& pp, double* slots, double* col) {
+  constexpr int L = kPairLanes;
+  constexpr std::size_t SB = kSubBlock;
+  const std::size_t tile = b.tile, tiles = b.tiles, n = b.n;
+  const std::size_t i0 = I * tile, i1 = std::min(n, i0 + tile);
+  const std::size_t j0 = J * tile, j1 = std::min(n, j0 + tile);
+  double* __restrict CFX = col;
+  double* __restrict CFY = col + SB;
+  double* __restrict CFZ = col + 2 * SB;
+  double* __restrict CHX = col + 3 * SB;
+  double* __restrict CHY = col + 4 * SB;
+  double* __restrict CHZ = col + 5 * SB;
+  const double* __restrict X = b.x.data();
+  const double* __restrict Y = b.y.data();
+  const double* __restrict Z = b.z.data();
+  const double* __restrict MX = b.mx.data();
+  const double* __restrict MY = b.my.data();
+  const double* __restrict MZ = b.mz.data();
+  const double sig2 = pp.sigma * pp.sigma, e48 = 48.0 * pp.eps, e24a = 24.0 * pp.eps * pp.attraction;
+  const double e4 = 4.0 * pp.eps, att = pp.attraction;
+  const double r2_masked = pp.masked_r2;
+  // Row partials start at zero; sub-blocks of J add to them in increasing order.
+  for (std::size_t i = i0; i < i1; ++i)
+    for (int f = 0; f < kSlotFields; ++f) slots[(i * tiles + J) * kSlotFields + static_cast<std::size_t>(f)] = 0.0;
+  // Sub-blocks of kSubBlock partners j (their positions, dipoles and column sums stay in L1),
+  // in increasing order; every i of I against the sub-block, i increasing.
+  for (std::size_t s0 = j0; s0 < j1; s0 += SB) {
+  const std::size_t s1 = std::min(j1, s0 + SB);
+  const std::size_t send = kMasked ? (s1 + L - 1) / L * L : s1;  // <= s0 + SB (SB % L == 0)
+  for (std::size_t k = 0; k < 6 * SB; ++k) col[k] = 0.0;
+  const std::size_t ilast = kDiag ? std::min(i1, s1) : i1;  // diagonal: rows i < j only
+  for (std::size_t i = i0; i < ilast; ++i) {
+    alignas(64) double fx[L] = {}, fy[L] = {}, fz[L] = {}, hx[L] = {}, hy[L] = {}, hz[L] = {}, en[L] = {};
+    const double xi = X[i], yi = Y[i], zi = Z[i];
+    const double ux = MX[i], uy = MY[i], uz = MZ[i];
+    const std::size_t jstart = kDiag ? std::max(s0, (i + 1) / L * L) : s0;
+    for (std::size_t jb = jstart; jb < send; jb += L) {
+#pragma omp simd aligned(fx, fy, fz, hx, hy, hz, en : 64)
+      for (int l = 0; l < L; ++l) {
+        const std::size_t j = jb + static_cast<std::size_t>(l);
+        const std::size_t c = j - s0;
+        const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
+        double r2 = std::fma(dx, dx, std::fma(dy, dy, dz * dz));
+        double w = 1.0;
+        if constexpr (kMasked) {
+          const bool valid = (j < s1) & (!kDiag | (j > i));
+          w = valid ? 1.0 : 0.0;
+          r2 = w * r2 + (1.0 - w) * r2_masked;  // exact select (r2 finite)
+        }
+        const double inv_r2 = 1.0 / r2;
+        const double inv_r = std::sqrt(inv_r2);
+        const double inv_r3 = inv_r * inv_r2;
+        const double c5 = 3.0 * inv_r3 * inv_r2;  // 3/r^5
+        const double s2 = sig2 * inv_r2;
+        const double s6 = s2 * s2 * s2;
+        const double s12 = s6 * s6;
+        const double mjx = MX[j], mjy = MY[j], mjz = MZ[j];
+        const double dd = std::fma(ux, mjx, std::fma(uy, mjy, uz * mjz));  // mu_i.mu_j
+        const double ai = std::fma(ux, dx, std::fma(uy, dy, uz * dz));     // mu_i.r
+        const double aj = std::fma(mjx, dx, std::fma(mjy, dy, mjz * dz));  // mu_j.r
+        const double tj = c5 * aj, ti = c5 * ai;  // 3 (mu_j.r)/r^5, 3 (mu_i.r)/r^5
+        const double ktj = kappa * tj, kti = kappa * ti;
+        // F_i = [48 eps s12/r^2 - 24 a eps s6/r^2 + 3 kappa dd/r^5 - 15 kappa ai aj/r^7] r
+        //       + 3 kappa/r^5 [(mu_j.r) mu_i + (mu_i.r) mu_j]         (dipolar_kernel.hpp)
+        const double lj = std::fma(e48, s12, -(e24a * s6));
+        const double c1 = std::fma(std::fma(-5.0 * ai, ktj, lj), inv_r2, (kappa * c5) * dd);
+        const double Fx = w * std::fma(c1, dx, std::fma(ktj, ux, kti * mjx));
+        const double Fy = w * std::fma(c1, dy, std::fma(ktj, uy, kti * mjy));
+        const double Fz = w * std::fma(c1, dz, std::fma(ktj, uz, kti * mjz));
+        // h_i = g_i / kappa = mu_j/r^3 - 3 (mu_j.r) r/r^5; h_j likewise with i <-> j (r -> -r)
+        fx[l] += Fx;
+        fy[l] += Fy;
+        fz[l] += Fz;
+        hx[l] += w * std::fma(-tj, dx, inv_r3 * mjx);
+        hy[l] += w * std::fma(-tj, dy, inv_r3 * mjy);
+        hz[l] += w * std::fma(-tj, dz, inv_r3 * mjz);
+        CFX[c] -= Fx;
+        CFY[c] -= Fy;
+        CFZ[c] -= Fz;
+        CHX[c] += w * std::fma(-ti, dx, inv_r3 * ux);
+        CHY[c] += w * std::fma(-ti, dy, inv_r3 * uy);
+        CHZ[c] += w * std::fma(-ti, dz, inv_r3 * uz);
+        if constexpr (kEnergy)
+          en[l] += w * std::fma(e4, s12 - att * s6, kappa * std::fma(dd, inv_r3, -(ai * tj)));
+      }
+    }
+    // Fixed combination tree of the lanes: (0+1), (2+3), ... then pairs of those.
+    static_assert((L & (L - 1)) == 0, "kPairLanes must be a power of two");
+    auto tree = [](double* a) {
+      for (int width = L / 2; width >= 1; width /= 2)
+        for (int l = 0; l < width; ++l) a[l] = a[2 * l] + a[2 * l + 1];
+      return a[0];
+    };
+    double* s = slots + (i * tiles + J) * kSlotFields;
+    s[0] += tree(fx);
+    s[1] += tree(fy);
+    s[2] += tree(fz);
+    s[3] += tree(hx);
+    s[4] += tree(hy);
+    s[5] += tree(hz);
+    if constexpr (kEnergy) s[6] += tree(en);
+  }
+  // Column partials of the sub-block's bodies j (complete: every i of I has been added).
+  const double* colf[6] = {CFX, CFY, CFZ, CHX, CHY, CHZ};
+  for (std::size_t j = s0; j < s1; ++j) {
+    double* s = slots + (j * tiles + I) * kSlotFields;
+    if constexpr (kDiag) {
+      for (int f = 0; f < 6; ++f) s[f] += colf[f][j - s0];  // row (j' > j) + column (j' < j)
+    } else {
+      for (int f = 0; f < 6; ++f) s[f] = colf[f][j - s0];
+      s[6] = 0.0;  // each pair's energy is in its row partial
+    }
+  }
+  }  // sub-blocks
+}
+
+template <bool kEnergy>
+__attribute__((always_inline)) inline void tile_pair_dispatch(const BodySoA& b, std::size_t I, std::size_t J,
+                                                              double kappa, const PairParams& pp, double* slots,
+                                                              double* col) {
+  if (I == J)
+    tile_pair_body<kEnergy, true, true>(b, I, J, kappa, pp, slots, col);
+  else if ((J + 1) * b.tile > b.n)
+    tile_pair_body<kEnergy, true, false>(b, I, J, kappa, pp, slots, col);
+  else
+    tile_pair_body<kEnergy, false, false>(b, I, J, kappa, pp, slots, col);
+}
+
+LIEBENCH_TILE_CLONES
+void tile_pair_kernel(const BodySoA& b, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
+                      bool want_energy, double* slots, double* col) {
+  if (want_energy)
+    tile_pair_dispatch<true>(b, I, J, kappa, pp, slots, col);
+  else
+    tile_pair_dispatch<false>(b, I, J, kappa, pp, slots, col);
+}
+
+}  // namespace
+
+void tile_pair(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
+               bool want_energy, double* slots, TileScratch& scratch) {
+  if (scratch.col.size() < 6 * kSubBlock) scratch.col.resize(6 * kSubBlock);
+  tile_pair_kernel(bodies, I, J, kappa, pp, want_energy, slots, scratch.col.data());
 }
 
 }  // namespace lie::dipolar

@@ -76,4 +76,87 @@ inline constexpr int kNewton3Fields = 7;
 void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t i, double kappa,
                  const PairParams& pp, bool want_energy, double* acc, std::size_t stride);
 
+// ---------------------------------------------------------------------------------------------
+// Each pair once (Newton's third law) with results bitwise independent of the layout.
+//
+// The bodies are cut into fixed tiles of `tile` consecutive global indices (tile_size_for(n):
+// a function of N only, never of ranks or threads). A tile pair (I, J), I <= J, is computed
+// once, by whichever rank/thread the layout gives it to, and produces
+//   - for every body i of I the row partial sum over the partners j of J, and
+//   - for every body j of J (I < J) the column partial sum over the partners i of I,
+// each summed in an order fixed by the tile contents alone (rows: J is walked in sub-blocks of
+// kSubBlock bodies in increasing order; within one, j runs in kPairLanes interleaved lanes by
+// index, combined by a fixed tree, and the sub-block sums are added to the row partial in
+// order; columns: i in increasing index, sequentially in the lane of j). On a diagonal tile
+// (I, I) only the pairs i < j are computed; body i's partial of its own tile then adds its row
+// parts (j > i) and its column part (j' < i) in the fixed order of the sub-blocks. Every partial is thus a
+// function of the state only, and it is written into its own slot (body, partner tile) of a
+// slot array [n][tiles][kSlotFields]: no two tile pairs write the same slot. The final sum of
+// a body runs over its slots in tile order 0, 1, ..., tiles - 1 -- again independent of who
+// computed them. Across ranks the slots are combined by a bitwise OR of the 64-bit patterns
+// (MPI_BOR over MPI_UINT64_T: exactly one rank wrote each slot, the others hold +0.0 = all
+// zero bits), which moves the bits unchanged.
+//
+// Why slots and not the fixed-point (integer) accumulators per body first considered: an
+// exact window accumulator costs ~16 int64 words per body and field and a carry-propagating
+// conversion per body and field at the end (estimated at tens of ns each, 10-25 % of an
+// evaluation at N = 1000); a slot costs one store and the final combine one add per partner
+// tile (n * tiles * 7 adds against n^2/2 * kPairFlops flops: 0.1 % at N = 1000). The price is
+// memory and MPI volume of n * tiles * kSlotFields doubles (8 * 7 * 16 n bytes at most),
+// bounded by choosing the tile so that tiles <= kMaxTiles (tile grows with N: 128 up to
+// N = 2048, 256 up to 4096, 1024 at N = 16000; the kernel's sub-blocks keep its working set in
+// L1 whatever the tile). 16 tiles still give 136 tile pairs to share out over ranks x threads.
+//
+// Slot fields: F (3, the full pair force on the body), h (3, the field dV/dmu divided by
+// kappa), V (the pair energies V_ij, each pair in exactly one row partial; 0 unless energy
+// is wanted).
+// 4 lanes: one AVX2 vector; with 8 (two AVX2 vectors) the row accumulators and temporaries
+// exceed the 16 ymm registers and spill (measured: ~2x the instructions per pair). On AMD Zen 4
+// AVX-512 executes as two 256-bit halves, so 4 lanes cost little there.
+inline constexpr int kPairLanes = 4;
+inline constexpr int kSlotFields = 7;
+/// Floating-point operations of one pair interaction in tile_pair (forces and fields, no
+/// energy), an fma counted as 2: counted by hand in dipolar_kernel.cpp, cross-checked against
+/// the instructions of the compiled x86-64-v3 loop (objdump).
+inline constexpr int kPairFlops = 91;
+inline constexpr std::size_t kMinTile = 128;
+/// The kernel walks the partner tile in sub-blocks of this many bodies (fixed order).
+inline constexpr std::size_t kSubBlock = 128;
+inline constexpr std::size_t kMaxTiles = 16;
+
+/// Tile size for n bodies: the smallest multiple of kMinTile with ceil(n / tile) <= kMaxTiles.
+std::size_t tile_size_for(std::size_t n);
+
+/// All bodies, structure of arrays with unscaled dipoles mu, padded to tiles * tile entries
+/// (padding: zeros, masked out by the kernel).
+struct BodySoA {
+  std::size_t n = 0, tile = 0, tiles = 0;
+  std::vector<double> x, y, z, mx, my, mz;
+  void resize(std::size_t n_bodies);  // tile = tile_size_for(n)
+  void set(std::size_t j, const double* q, const double* mu) {
+    x[j] = q[0], y[j] = q[1], z[j] = q[2];
+    mx[j] = mu[0], my[j] = mu[1], mz[j] = mu[2];
+  }
+};
+
+/// Per-thread work space of tile_pair (column accumulators of one sub-block).
+struct TileScratch {
+  std::vector<double> col;
+};
+
+/// Computes the tile pair (I, J), I <= J, and writes its partials into
+/// slots[(body * tiles + partner_tile) * kSlotFields + field] for every body of I (partner
+/// tile J) and, if I < J, every body of J (partner tile I). kappa: the dipole coupling.
+/// All pairs: pp.cutoff2 is not used (the cutoff path has its own cell-list sums).
+void tile_pair(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
+               bool want_energy, double* slots, TileScratch& scratch);
+
+/// Number of tile pairs (I, J), I <= J, and the k-th of them in the fixed enumeration
+/// (I = 0: J = 0..tiles-1, then I = 1, ...).
+std::size_t tile_pair_count(std::size_t tiles);
+void tile_pair_at(std::size_t k, std::size_t tiles, std::size_t& I, std::size_t& J);
+
+/// Sums the slots of body i in tile order: F[3], h[3] (field / kappa), V.
+void combine_slots(const double* slots, std::size_t i, std::size_t tiles, double* out7);
+
 }  // namespace lie::dipolar

@@ -1,7 +1,9 @@
 // Force-evaluation cost of the dipolar model vs N (Google Benchmark, one rank, threads from
-// OMP_NUM_THREADS): ordered (deterministic) pair sums and Newton's-third-law (fast) sums.
-// Counter pairs_per_second counts ordered pairs (i, j), i != j, N (N - 1) per evaluation, for
-// both modes, so the two are directly comparable as evaluations per second.
+// OMP_NUM_THREADS): the default deterministic path (each pair once in fixed tiles), the fast
+// mode (deterministic = false: Newton's third law within the rank), and the ordered reference
+// kernel (dipolar::ordered_row over all partners for every body: each pair twice, the
+// deterministic path before issue 16). Counter pairs_per_second counts unique pairs
+// N (N - 1) / 2 per evaluation for all three (LAMMPS's count with newton on).
 #include <benchmark/benchmark.h>
 #include <mpi.h>
 
@@ -13,9 +15,14 @@ using namespace lie;
 
 namespace {
 
-void run(benchmark::State& state, bool ordered) {
+void set_pairs(benchmark::State& state, std::size_t n) {
+  state.counters["pairs_per_second"] = benchmark::Counter(0.5 * static_cast<double>(n) * static_cast<double>(n - 1),
+                                                          benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void run(benchmark::State& state, bool deterministic) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  par::Context ctx(MPI_COMM_SELF, ordered);
+  par::Context ctx(MPI_COMM_SELF, deterministic);
   DipolarParams p;
   p.n = n;
   Dipolar model(p, ctx);
@@ -25,17 +32,44 @@ void run(benchmark::State& state, bool ordered) {
     model.vector_field(0.0, y.data(), f.data());
     benchmark::DoNotOptimize(f.data());
   }
-  state.counters["pairs_per_second"] = benchmark::Counter(static_cast<double>(n) * static_cast<double>(n - 1),
-                                                          benchmark::Counter::kIsIterationInvariantRate);
+  set_pairs(state, n);
 }
 
-void BM_DipolarForceOrdered(benchmark::State& s) { run(s, true); }
+void BM_DipolarForceTiled(benchmark::State& s) { run(s, true); }
 void BM_DipolarForceNewton3(benchmark::State& s) { run(s, false); }
+
+void BM_DipolarOrderedReference(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  par::Context ctx(MPI_COMM_SELF, true);
+  DipolarParams p;
+  p.n = n;
+  Dipolar model(p, ctx);
+  std::vector<double> y(model.space().state_size());
+  model.initial_state(y.data());
+  dipolar::PartnerSoA partners;
+  partners.resize(n);
+  std::vector<double> mu(3 * n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const double* s = &y[18 * j];
+    for (int a = 0; a < 3; ++a)
+      mu[3 * j + a] = s[6 + 3 * a] * p.dipole[0] + s[7 + 3 * a] * p.dipole[1] + s[8 + 3 * a] * p.dipole[2];
+    partners.set(j, s, &mu[3 * j]);  // kappa = 1
+  }
+  dipolar::PairParams pp;
+  pp.cutoff2 = std::numeric_limits<double>::infinity();
+  std::vector<dipolar::RowSums> rows(n);
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < n; ++i) dipolar::ordered_row(partners, 0, n, i, &y[18 * i], &mu[3 * i], pp, false, rows[i]);
+    benchmark::DoNotOptimize(rows.data());
+  }
+  set_pairs(state, n);
+}
 
 }  // namespace
 
-BENCHMARK(BM_DipolarForceOrdered)->RangeMultiplier(4)->Range(16, 4096)->Arg(100)->Arg(4000)->UseRealTime();
-BENCHMARK(BM_DipolarForceNewton3)->RangeMultiplier(4)->Range(16, 4096)->Arg(100)->Arg(4000)->UseRealTime();
+BENCHMARK(BM_DipolarForceTiled)->Arg(100)->Arg(1000)->Arg(4000)->Arg(16000)->UseRealTime();
+BENCHMARK(BM_DipolarForceNewton3)->Arg(100)->Arg(1000)->Arg(4000)->Arg(16000)->UseRealTime();
+BENCHMARK(BM_DipolarOrderedReference)->Arg(100)->Arg(1000)->Arg(4000)->Arg(16000)->UseRealTime();
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

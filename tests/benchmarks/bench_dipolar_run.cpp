@@ -3,7 +3,10 @@
 //   mpirun -n P bench_dipolar_run --mode force --n 4000 --evals 20 [--fast]
 //   bench_dipolar_run --mode integrate --n 100 --method rkmk4 --h 0.01 --steps 100000
 // Prints one line of key=value pairs (rank 0): layout, wall time per evaluation or of the run,
-// pair interactions per second, the allgather share, and for integrations the relative
+// ordered pairs (i, j), i != j, per second (N (N - 1) per evaluation) and unique pair
+// interactions per second (N (N - 1) / 2, the count LAMMPS's newton-on pair loop does), the
+// the arithmetic rate of the tile kernel (unique pairs/s x dipolar::kPairFlops), the
+// communication share, and for integrations the relative
 // Hamiltonian error at the end ([K] Figs. 3.7-3.10). Used by scripts/bench/dipolar_*.sh.
 #include <mpi.h>
 #include <omp.h>
@@ -62,7 +65,7 @@ int main(int argc, char** argv) {
   const double pairs = static_cast<double>(n) * static_cast<double>(n - 1);  // ordered pairs per evaluation
   char layout[128];
   std::snprintf(layout, sizeof layout, "ranks=%d threads=%d mode=%s sums=%s", ctx.size(), ctx.threads(), mode.c_str(),
-                fast ? "newton3" : "ordered");
+                fast ? "newton3" : "tiled");
   if (mode == "force") {
     model.vector_field(0.0, y.data(), f.data());  // warm-up
     ctx.timers().clear();
@@ -73,8 +76,12 @@ int main(int argc, char** argv) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double comm = ctx.max(ctx.timers().get("comm")) / static_cast<double>(evals);
     if (ctx.is_root())
-      std::printf("%s n=%zu evals=%ld seconds_per_eval=%.6e pairs_per_second=%.4e comm_seconds_per_eval=%.3e\n", layout,
-                  n, evals, wall / static_cast<double>(evals), pairs * static_cast<double>(evals) / wall, comm);
+      std::printf(
+          "%s n=%zu evals=%ld seconds_per_eval=%.6e pairs_per_second=%.4e unique_pairs_per_second=%.4e "
+          "gflops_per_second=%.4g comm_seconds_per_eval=%.3e\n",
+          layout, n, evals, wall / static_cast<double>(evals), pairs * static_cast<double>(evals) / wall,
+          0.5 * pairs * static_cast<double>(evals) / wall,
+          0.5 * pairs * static_cast<double>(evals) / wall * dipolar::kPairFlops * 1e-9, comm);
   } else if (mode == "integrate") {
     auto st = make_stepper(method, Config::from_pairs({}), model);
     st->bind(model, ctx);
