@@ -175,13 +175,14 @@ struct SE3OnTS2 {
   static constexpr const char* name = "se3_on_ts2";
   static constexpr const char* group = "SE(3)";
   static constexpr const char* manifold = "TS^2 = {(q, w): |q| = 1, q.w = 0}";
-  static void exp_act(const double* xi, const double* y, double* out) {
+  // flatten: the chain's per-link kernels inline their coefficient functions and Eigen
+  // expressions (issue 16: called once per link and stage).
+  [[gnu::flatten]] static void exp_act(const double* xi, const double* y, double* out) {
     const Vec3 u = CMap3(xi), v = CMap3(xi + 3);
     const Vec3 q = CMap3(y), w = CMap3(y + 3);
     const double t = u.norm();
-    const double A = so3::detail::sinc(t);
-    const double B = so3::detail::one_minus_cos_over_t2(t);
-    const double C = so3::detail::t_minus_sin_over_t3(t);
+    double A, B, C;
+    so3::detail::exp_coefficients(t, A, B, C);
     const Vec3 uxq = u.cross(q), uxw = u.cross(w), uxv = u.cross(v);
     const Vec3 Rq = q + A * uxq + B * u.cross(uxq);
     const Vec3 Rw = w + A * uxw + B * u.cross(uxw);
@@ -196,7 +197,9 @@ struct SE3OnTS2 {
     Map3{out + 3} = u.cross(w) + v.cross(q);
   }
   static void bracket(const double* a, const double* b, double* out) { Map6{out} = se3::bracket(CMap6(a), CMap6(b)); }
-  static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(CMap6(u), CMap6(v)); }
+  [[gnu::flatten]] static void dexpinv(const double* u, const double* v, double* out) {
+    Map6{out} = se3::dexpinv(CMap6(u), CMap6(v));
+  }
   static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(CMap6(u), CMap6(v)); }
   static void project(double* y) {
     Map3 q(y), w(y + 3);

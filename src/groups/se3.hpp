@@ -95,7 +95,9 @@ inline Vec6 apply_phi_ad(const PhiCoefficients& k, const Vec6& x, const Vec6& y)
 
 /// phi(z) = z / (e^z - 1):  g1 = -1/2, g1~ = 0, g2 = (1 - (z/2)cot(z/2))/z^2, g2~ = g2'(z)/z.
 inline PhiCoefficients dexpinv_coefficients(double alpha) {
-  return {1.0, -0.5, 0.0, so3::detail::dexpinv_g2(alpha), so3::detail::dexpinv_g2_tilde(alpha)};
+  PhiCoefficients k{1.0, -0.5, 0.0, 0.0, 0.0};
+  so3::detail::dexpinv_g2_pair(alpha, k.g2, k.g2t);
+  return k;
 }
 /// phi(z) = (e^z - 1)/z:  g1 = (1 - cos z)/z^2, g2 = (z - sin z)/z^3 and their g~.
 inline PhiCoefficients dexp_coefficients(double alpha) {

@@ -208,6 +208,32 @@ inline double dexpinv_g2_tilde(double t) {
   const double t2 = t * t;
   return (1.0 - 12.0 * g2 + 4.0 * t2 * g2 * g2) / (4.0 * t2);
 }
+/// dexpinv_g2(t) and dexpinv_g2_tilde(t) together (the same values; the closed form's cot
+/// evaluated once).
+inline void dexpinv_g2_pair(double t, double& g2, double& g2t) {
+  if (t < kSeriesThreshold) {
+    g2 = even_series(kDexpinvG2, t);
+    g2t = even_series(kDexpinvG2Tilde, t);
+    return;
+  }
+  g2 = dexpinv_g2_closed(t);
+  const double t2 = t * t;
+  g2t = (1.0 - 12.0 * g2 + 4.0 * t2 * g2 * g2) / (4.0 * t2);
+}
+/// sinc(t), one_minus_cos_over_t2(t) and t_minus_sin_over_t3(t) together (the exp of SE(3)):
+/// the same values, sin t evaluated once.
+inline void exp_coefficients(double t, double& A, double& B, double& C) {
+  const double t2 = t * t;
+  double sin_t = 0.0;
+  if (t2 < 1e-6) {
+    A = 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0 * (1.0 - t2 / 42.0));
+  } else {
+    sin_t = std::sin(t);
+    A = sin_t / t;
+  }
+  B = one_minus_cos_over_t2(t);
+  C = t < kSeriesThreshold ? even_series(kTMinusSinOverT3, t) : (t - sin_t) / (t * t * t);  // t >= 2.5: sin_t set
+}
 /// g1'(t)/t for g1(t) = (1 - cos t)/t^2 (dexp on se(3))
 inline double dexp_g1_tilde(double t) {
   if (t < kSeriesThreshold) return even_series(kDexpG1Tilde, t);

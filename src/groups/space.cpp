@@ -3,6 +3,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "parallel/loops.hpp"
+
 namespace lie {
 
 namespace {
@@ -26,15 +28,11 @@ void dispatch(FactorKind kind, Fn&& fn) {
   throw std::logic_error("unknown factor kind");
 }
 
-// Runs body(i) for the components of one block, on an OpenMP team when the block is large.
+// Runs body(i) for the components of one block, on an OpenMP team when the block is large
+// and there is more than one thread (no parallel region otherwise: par::for_each_index).
 template <class Body>
 void for_components(std::size_t n, Body&& body) {
-  if (n >= Space::kOmpMinComponents) {
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < n; ++i) body(i);
-  } else {
-    for (std::size_t i = 0; i < n; ++i) body(i);
-  }
+  par::for_each_index(n, par::use_threads(n, Space::kOmpMinComponents), body);
 }
 
 }  // namespace
@@ -130,6 +128,38 @@ void Space::dexp(const double* u, const double* v, double* out) const {
       for_components(b.count, [&](std::size_t i) {
         const std::size_t o = b.alg_offset + i * F::alg_dim;
         F::dexp(u + o, v + o, out + o);
+      });
+    });
+  }
+}
+
+void Space::rkmk_stage(const RkmkStage& s) const {
+  for (const Block& b : blocks_) {
+    dispatch(b.kind, [&]<class F>() {
+      constexpr int A = F::alg_dim;
+      for_components(b.count, [&](std::size_t i) {
+        const std::size_t o = b.alg_offset + i * A, so = b.state_offset + i * F::state_dim;
+        double k[A];
+        if (s.first)
+          for (int a = 0; a < A; ++a) k[a] = s.f[o + a];
+        else if (s.terms == kExactDexpinv)
+          F::dexpinv(s.u + o, s.f + o, k);
+        else
+          dexpinv_series<A>(s.u + o, s.f + o, k, s.terms,
+                            [](const double* x, const double* y, double* z) { F::bracket(x, y, z); });
+        double* sg = s.sigma + o;
+        if (s.first) {
+          for (int a = 0; a < A; ++a) sg[a] = s.ck != 0.0 ? 0.0 + s.ck * k[a] : 0.0;
+        } else if (s.ck != 0.0) {
+          for (int a = 0; a < A; ++a) sg[a] += s.ck * k[a];
+        }
+        if (s.last) {
+          F::exp_act(sg, s.y + so, s.y_out + so);
+        } else {
+          double* u = s.u + o;
+          for (int a = 0; a < A; ++a) u[a] = s.cu != 0.0 ? 0.0 + s.cu * k[a] : 0.0;
+          F::exp_act(u, s.y + so, s.y_out + so);
+        }
       });
     });
   }

@@ -70,6 +70,27 @@ class Space {
   /// Projects every component onto its manifold (|q| = 1, q.w = 0, Q^T Q = I).
   void project(double* y) const;
 
+  /// One fused pass of an RKMK stage for tables whose A has only a sub-diagonal (euler, heun2,
+  /// rk4): per component, with k the stage derivative of [P] eq. (6),
+  ///   k = f                                  (first stage: u = 0, dexpinv_0 = identity)
+  ///   k = dexpinv_u(f)                       (later stages; `terms` as in dexpinv())
+  ///   sigma = 0.0 + ck k (first) | sigma + ck k (later; unchanged if ck == 0)
+  ///   last stage:  y_out = exp_act(sigma, y) (y_out may alias y)
+  ///   otherwise:   u = 0.0 + cu k (0.0 if cu == 0),  y_out = exp_act(u, y)
+  /// These are the operations of the stage-by-stage path (combine(), exp_act(), dexpinv()) in
+  /// the same order, so both give the same bits; one pass over memory instead of four.
+  struct RkmkStage {
+    const double* f = nullptr;  // f(y_stage) of this stage
+    double* u = nullptr;        // in: u of this stage (not read if first); out: u of the next
+    double* sigma = nullptr;
+    const double* y = nullptr;  // y_n
+    double* y_out = nullptr;    // next stage point, or y_{n+1} if last
+    double ck = 0.0, cu = 0.0;  // h b_i and h a_{i+1,i}
+    bool first = false, last = false;
+    int terms = kExactDexpinv;
+  };
+  void rkmk_stage(const RkmkStage& s) const;
+
   /// Minimum number of components in a block before an OpenMP team is used.
   static constexpr std::size_t kOmpMinComponents = 256;
 

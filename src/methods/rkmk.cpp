@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "parallel/loops.hpp"
+
 namespace lie {
 
 namespace {
@@ -36,6 +38,10 @@ RkmkStepper::RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms)
     for (int j = 0; j < table_.stages; ++j) db_.push_back(table_.b[j] - table_.bhat[j]);
   double w[kMaxStages];
   dense_order_ = dense_weights(table_, 0.5, w);
+  fusable_ = !fsal_ && !table_.has_embedded();
+  for (int i = 0; i < table_.stages; ++i)
+    for (int j = 0; j + 1 < i; ++j) fusable_ = fusable_ && table_.a(i, j) == 0.0;
+  fused_ = fusable_;
 }
 
 void RkmkStepper::bind(Model& model, par::Context& ctx) {
@@ -43,7 +49,9 @@ void RkmkStepper::bind(Model& model, par::Context& ctx) {
   ctx_ = &ctx;
   na_ = model.space().alg_size();
   ns_ = model.space().state_size();
-  k_.assign(static_cast<std::size_t>(table_.stages), std::vector<double>(na_));
+  threaded_ = par::use_threads(na_, kOmpMin);
+  // Fused: y, ystage_, u_, f_ (k_1 = f(y_n) or f at the stage point), sigma_.
+  k_.assign(fused_ ? 0 : static_cast<std::size_t>(table_.stages), std::vector<double>(na_));
   u_.assign(na_, 0.0);
   f_.assign(na_, 0.0);
   sigma_.assign(fsal_ && !table_.has_embedded() ? 0 : na_, 0.0);
@@ -53,9 +61,8 @@ void RkmkStepper::bind(Model& model, par::Context& ctx) {
 }
 
 namespace {
-void parallel_copy(const double* src, double* dst, std::size_t n) {
-#pragma omp parallel for simd schedule(static) if (n >= kOmpMin)
-  for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+void parallel_copy(const double* src, double* dst, std::size_t n, bool threaded) {
+  par::for_each_index(n, threaded, [&](std::size_t i) { dst[i] = src[i]; });
 }
 }  // namespace
 
@@ -72,13 +79,46 @@ void RkmkStepper::combine(const double* w, int count, double h, double* out) con
     k[m] = k_[static_cast<std::size_t>(j)].data();
     ++m;
   }
-  const std::size_t n = na_;
-#pragma omp parallel for schedule(static) if (n >= kOmpMin)
-  for (std::size_t i = 0; i < n; ++i) {
+  par::for_each_index(na_, threaded_, [&](std::size_t i) {
     double acc = 0.0;
     for (int j = 0; j < m; ++j) acc += c[j] * k[j][i];
     out[i] = acc;
+  });
+}
+
+void RkmkStepper::fused_step(double t, double h, double* y) {
+  // The stages of [P] eq. (6) for a sub-diagonal A: u_{i+1} = h a_{i+1,i} k_i and
+  // sigma = h sum_i b_i k_i are updated in the pass that computes k_i, and the next stage
+  // point (or y_{n+1}) is computed in the same pass (Space::rkmk_stage).
+  const Space& sp = model_->space();
+  const int s = table_.stages;
+  if (!f0_valid_) {
+    model_->vector_field(t, y, f_.data());
+    ++counters_.rhs;
   }
+  for (int i = 0; i < s; ++i) {
+    if (i > 0) {
+      model_->vector_field(t + table_.c[static_cast<std::size_t>(i)] * h, ystage_.data(), f_.data());
+      ++counters_.rhs;
+      ++counters_.dexpinv;
+      if (terms_ > 0) counters_.brackets += static_cast<std::uint64_t>(terms_);
+    }
+    Space::RkmkStage st;
+    st.f = f_.data();
+    st.u = u_.data();
+    st.sigma = sigma_.data();
+    st.y = y;
+    st.first = i == 0;
+    st.last = i + 1 == s;
+    st.ck = h * table_.b[static_cast<std::size_t>(i)];
+    st.cu = st.last ? 0.0 : h * table_.a(i + 1, i);
+    st.y_out = st.last ? y : ystage_.data();
+    st.terms = terms_;
+    sp.rkmk_stage(st);
+    ++counters_.exp;
+  }
+  f0_valid_ = false;
+  ++counters_.steps;
 }
 
 void RkmkStepper::stages(double t, double h, const double* y) {
@@ -105,9 +145,13 @@ void RkmkStepper::stages(double t, double h, const double* y) {
 }
 
 void RkmkStepper::step(double t, double h, double* y) {
+  if (fused_) {
+    fused_step(t, h, y);
+    return;
+  }
   stages(t, h, y);
   if (fsal_) {
-    parallel_copy(ystage_.data(), y, ns_);
+    parallel_copy(ystage_.data(), y, ns_, threaded_);
     std::swap(k_[0], f_);  // f(y_{n+1}) is k_1 of the next step
     f0_valid_ = true;
   } else {
@@ -125,7 +169,7 @@ double RkmkStepper::try_step(double t, double h, const double* y, double* y_new,
   const double* sigma = sigma_.data();
   if (fsal_) {
     // u_s = sigma and ystage_ = y_new; f_ = f(y_new) stays until accept().
-    parallel_copy(ystage_.data(), y_new, ns_);
+    parallel_copy(ystage_.data(), y_new, ns_, threaded_);
     sigma = u_.data();
   } else {
     combine(table_.b.data(), table_.stages, h, sigma_.data());
@@ -150,7 +194,7 @@ bool RkmkStepper::dense_output(double t, double h, double theta, const double* y
 
 void RkmkStepper::rebuild_cache(double t, const double* y) {
   // k_1 = f(y_n) as the uninterrupted run holds it (checkpoint restart; not counted again).
-  model_->vector_field(t, y, k_[0].data());
+  model_->vector_field(t, y, fused_ ? f_.data() : k_[0].data());
   f0_valid_ = true;
 }
 

@@ -35,12 +35,18 @@ class RkmkStepper final : public Stepper {
   bool dense_output(double t, double h, double theta, const double* y, double* out, std::size_t n) override;
   int dense_order() const override { return dense_order_ ? std::min(dense_order_, info_.order) : info_.order; }
   const ButcherTable& table() const { return table_; }
+  /// Whether step() runs the fused stage passes (Space::rkmk_stage: tables whose A has only a
+  /// sub-diagonal, without FSAL or embedded weights, e.g. rk4), with 5 algebra/state arrays
+  /// instead of s + 4. Tests switch it off to compare both paths bitwise; call before bind().
+  bool fused() const { return fused_; }
+  void set_fused(bool on) { fused_ = on && fusable_; }
 
  private:
   // Computes all stages from (t, y); fills k_ (stage derivatives) and, for FSAL tables, the
   // last stage state y_last_ (= exp(sigma) . y when a_sj = b_j).
   void stages(double t, double h, const double* y);
   void combine(const double* w, int count, double h, double* out) const;  // out = h sum_{j<count} w_j k_j
+  void fused_step(double t, double h, double* y);
 
   MethodInfo info_;
   ButcherTable table_;
@@ -51,6 +57,9 @@ class RkmkStepper final : public Stepper {
   std::vector<std::vector<double>> k_;
   static constexpr int kMaxStages = ButcherTable::kMaxStages;
   bool fsal_ = false;        // last stage at y_{n+1} (a_sj = b_j): f(y_{n+1}) is reused
+  bool fusable_ = false;     // A only sub-diagonal, no FSAL, no embedded weights
+  bool fused_ = false;       // step() uses fused_step(); k_ is then empty (k_1 lives in f_)
+  bool threaded_ = false;    // algebra loops on an OpenMP team (decided in bind())
   std::vector<double> db_;   // b - bhat (embedded pairs)
   std::vector<double> u_, f_, ystage_, sigma_, err_;
   bool f0_valid_ = false;  // k_[0] holds f(y) of the current y (FSAL reuse, rejected steps)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include <omp.h>
 #include <stdexcept>
 
 #include "methods/butcher.hpp"
@@ -14,11 +16,16 @@ double ErrorNorm::operator()(const double* e, const double* ref, std::size_t n, 
   std::vector<double>& s = scaled_;
   s.resize(n);
   int nonfinite = 0;
-#pragma omp parallel for schedule(static) reduction(| : nonfinite) if (n >= 4096)
-  for (std::size_t i = 0; i < n; ++i) {
+  auto scale = [&](std::size_t i) {
     const double sc = atol + rtol * std::fabs(ref[i]);
     s[i] = e[i] / sc;
-    if (!std::isfinite(s[i])) nonfinite = 1;
+    return std::isfinite(s[i]) ? 0 : 1;
+  };
+  if (n >= 4096 && omp_get_max_threads() > 1) {
+#pragma omp parallel for schedule(static) reduction(| : nonfinite)
+    for (std::size_t i = 0; i < n; ++i) nonfinite |= scale(i);
+  } else {  // no parallel region for small systems
+    for (std::size_t i = 0; i < n; ++i) nonfinite |= scale(i);
   }
   const int bad = ctx.max(nonfinite ? 1.0 : 0.0) > 0.0;
   if (bad) return std::numeric_limits<double>::infinity();

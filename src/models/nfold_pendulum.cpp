@@ -16,6 +16,7 @@
 #include "io/hdf5_rows.hpp"
 #include "io/state_io.hpp"
 #include "parallel/exact_sum.hpp"
+#include "parallel/loops.hpp"
 
 namespace lie {
 
@@ -194,8 +195,7 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
   solver_ = par::PartitionedTridiagonal(layout_);
   space_.add(FactorKind::SE3OnTS2, layout_.local_size(), "links");
   tau_.assign(layout_.local_size(), 0.0);
-  h_.assign(3 * layout_.local_size(), 0.0);
-  threaded_ = layout_.local_size() >= kThreadedLinks;
+  threaded_ = par::use_threads(layout_.local_size(), kThreadedLinks);
 
   if (from_file) {
     file_state_.resize(space_.state_size());
@@ -299,8 +299,7 @@ void NFoldPendulum::initial_state(double* y) const {
     }
     return;
   }
-#pragma omp parallel for schedule(static) if (threaded_)
-  for (std::size_t li = 0; li < n; ++li) {
+  par::for_each_index(n, threaded_, [&](std::size_t li) {
     const std::uint64_t link = off + li;
     double* q = y + 6 * li;
     double* w = q + 3;
@@ -310,7 +309,7 @@ void NFoldPendulum::initial_state(double* y) const {
     gaussian3(p_.seed, link, 4, w);
     const double qw = dot3(q, w);
     for (int k = 0; k < 3; ++k) w[k] -= qw * q[k];
-  }
+  });
 }
 
 // ---------------------------------------------------------------- O(N) vector field
@@ -363,8 +362,7 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
   solver_.solve(*ctx_, row, tau_.data());
   const double tau_before = solver_.before(), tau_after = solver_.after();
 
-#pragma omp parallel for schedule(static) if (threaded_)
-  for (std::size_t li = 0; li < n; ++li) {
+  par::for_each_index(n, threaded_, [&](std::size_t li) {
     const std::size_t i = off + li;
     const double* q = y + 6 * li;
     double F[3] = {0.0, 0.0, 0.0}, c[3];
@@ -385,26 +383,27 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
       F[1] += g * q[0];
     }
     const double il = length_.inv(i);
-    double* hl = h + 3 * li;
+    double hl[3];
     for (int k = 0; k < 3; ++k) hl[k] = F[k] * il;
+    if (h) std::copy_n(hl, 3, h + 3 * li);
     if (xi) link_algebra(q, hl, xi + 6 * li);
-  }
+  });
 }
 
 void NFoldPendulum::algebra_from_accelerations(const double* y, const double* h, double* xi) const {
   const std::size_t n = layout_.local_size();
-#pragma omp parallel for schedule(static) if (threaded_)
-  for (std::size_t li = 0; li < n; ++li) link_algebra(y + 6 * li, h + 3 * li, xi + 6 * li);
+  par::for_each_index(n, threaded_, [&](std::size_t li) { link_algebra(y + 6 * li, h + 3 * li, xi + 6 * li); });
 }
 
 void NFoldPendulum::vector_field(double, const double* y, double* xi) {
   ++n_rhs_;
   par::ScopedTimer timer(ctx_->timers(), "rhs");
   if (p_.solver == NFoldPendulumParams::Solver::Dense) {
+    h_.resize(3 * layout_.local_size());
     angular_accelerations_dense(y, h_.data());
     algebra_from_accelerations(y, h_.data(), xi);
   } else {
-    accelerations(y, h_.data(), xi);
+    accelerations(y, nullptr, xi);  // h_i stays in registers: f = (w_i, q_i x h_i) directly
   }
 }
 
@@ -471,6 +470,7 @@ void NFoldPendulum::ambient_field(double t, const double* y, double* dy) {
   }
   ++n_rhs_;
   par::ScopedTimer timer(ctx_->timers(), "rhs");
+  h_.resize(3 * layout_.local_size());
   if (p_.solver == NFoldPendulumParams::Solver::Dense) angular_accelerations_dense(y, h_.data());
   else paper_accelerations(y, h_.data());
   const std::size_t n = layout_.local_size();
@@ -570,8 +570,7 @@ void chain_prefix(const par::BlockLayout& L, const par::Context& ctx, const doub
   const std::size_t off = L.local_items().begin;
   const long nb = static_cast<long>(lb.size());
   std::vector<double> totals(6 * lb.size()), all(6 * L.blocks());
-#pragma omp parallel for schedule(static) if (threaded)
-  for (long k = 0; k < nb; ++k) {
+  par::for_each_index(nb, threaded, [&](long k) {
     const par::Range r = L.block(lb.begin + static_cast<std::size_t>(k));
     double acc[6] = {0, 0, 0, 0, 0, 0}, wxq[3];
     for (std::size_t i = r.begin; i < r.end; ++i) {
@@ -582,7 +581,7 @@ void chain_prefix(const par::BlockLayout& L, const par::Context& ctx, const doub
       for (int c = 0; c < 3; ++c) acc[3 + c] += Li * wxq[c];
     }
     std::copy_n(acc, 6, &totals[6 * static_cast<std::size_t>(k)]);
-  }
+  });
   L.allgather(ctx, totals.data(), 6, all.data());
   // Exclusive prefix over blocks, sequential in block order (same on every rank).
   std::vector<double> offsets(6 * lb.size());
@@ -591,8 +590,7 @@ void chain_prefix(const par::BlockLayout& L, const par::Context& ctx, const doub
     if (b >= lb.begin) std::copy_n(run, 6, &offsets[6 * (b - lb.begin)]);
     for (int c = 0; c < 6; ++c) run[c] += all[6 * b + static_cast<std::size_t>(c)];
   }
-#pragma omp parallel for schedule(static) if (threaded)
-  for (long k = 0; k < nb; ++k) {
+  par::for_each_index(nb, threaded, [&](long k) {
     const par::Range r = L.block(lb.begin + static_cast<std::size_t>(k));
     double acc[6], wxq[3];
     std::copy_n(&offsets[6 * static_cast<std::size_t>(k)], 6, acc);
@@ -605,7 +603,7 @@ void chain_prefix(const par::BlockLayout& L, const par::Context& ctx, const doub
       for (int c = 0; c < 3; ++c) acc[3 + c] += Li * wxq[c];
       fn(t, i - off, acc, acc + 3);
     }
-  }
+  });
 }
 
 }  // namespace

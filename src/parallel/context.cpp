@@ -88,6 +88,12 @@ std::uint64_t Context::sum_u64(std::uint64_t local) const {
 double Context::sum_of_squares(const double* x, std::size_t n) const {
   if (deterministic_) {
     const int nt = n >= 4096 ? omp_get_max_threads() : 1;
+    if (nt == 1) {  // no parallel region, no allocation: the same exact sum
+      ExactSum s;
+      for (std::size_t i = 0; i < n; ++i) s.add(x[i] * x[i]);
+      allreduce(std::span<ExactSum>(&s, 1));
+      return s.value();
+    }
     std::vector<ExactSum> part(static_cast<std::size_t>(nt));
 #pragma omp parallel num_threads(nt)
     {

@@ -19,15 +19,14 @@ PartitionedTridiagonal::PartitionedTridiagonal(const BlockLayout& layout) : layo
                                   std::to_string(layout_.block(b).size()) +
                                   " row(s); every block but the last needs 2 (use at most n/2 blocks)");
   const std::size_t n = layout_.local_size();
-  cp_.assign(n, 0.0);
   u_.assign(n, 0.0);
-  v_.assign(n, 0.0);
+  cv_.assign(n, 0.0);
   local_rec_.assign(layout_.local_blocks().size() * kRec, 0.0);
   all_rec_.assign(B * kRec, 0.0);
   sep_.assign(B > 0 ? B - 1 : 0, 0.0);
   rc_.assign(sep_.size(), 0.0);
   rr_.assign(sep_.size(), 0.0);
-  threaded_ = n >= kThreadedRows && layout_.local_blocks().size() >= 2;
+  threaded_ = use_threads(n, kThreadedRows) && layout_.local_blocks().size() >= 2;
 }
 
 void PartitionedTridiagonal::reduce(const Context& ctx) {

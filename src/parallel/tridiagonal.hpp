@@ -18,11 +18,13 @@
 // identical for every P <= B and every number of threads. Cost about 20 flops per row.
 // Stability: no pivoting; intended for diagonally dominant or SPD matrices (the chain's
 // tension matrix of models/nfold_pendulum is both).
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 #include "parallel/block_layout.hpp"
 #include "parallel/context.hpp"
+#include "parallel/loops.hpp"
 
 namespace lie::par {
 
@@ -53,6 +55,8 @@ class PartitionedTridiagonal {
   double before() const { return before_; }
   double after() const { return after_; }
 
+  /// Blocks swept together in phase 1 (independent recurrences overlap in the CPU).
+  static constexpr int kLanes = 4;
   /// Record layout per block (see the header comment).
   enum Rec : int { kY0, kYl, kU0, kUl, kV0, kVl, kLowerFirst, kUpperLast, kSepLower, kSepDiag, kSepUpper, kSepRhs, kRec };
 
@@ -68,7 +72,9 @@ class PartitionedTridiagonal {
 
   BlockLayout layout_;
   bool threaded_ = false;
-  std::vector<double> cp_, u_, v_;   // per local row
+  // Per local row: u_ and cv_, which holds the forward sweep's c'_i until the back substitution
+  // replaces it by v_i (the last interior row of a block holds v directly). 16 bytes per row.
+  std::vector<double> u_, cv_;
   std::vector<double> local_rec_;    // local blocks x kRec
   std::vector<double> all_rec_;      // blocks x kRec
   std::vector<double> sep_;          // blocks - 1 separator values
@@ -84,57 +90,76 @@ void PartitionedTridiagonal::solve(const Context& ctx, RowFn&& row, double* x) {
   const long nb = static_cast<long>(lb.size());
 
   // Phase 1: per block, Thomas forward sweep on the interior with the three right-hand
-  // sides r, e_first, e_last, back substitution, and the block record.
-#pragma omp parallel for schedule(static) if (threaded_)
-  for (long k = 0; k < nb; ++k) {
-    const std::size_t b = lb.begin + static_cast<std::size_t>(k);
-    const std::size_t s = layout_.block(b).begin, z = interior_end(b);
-    double* rec = &local_rec_[static_cast<std::size_t>(k) * kRec];
-    double cprev = 0.0, yprev = 0.0, uprev = 0.0;
-    for (std::size_t i = s; i < z; ++i) {
-      const std::size_t li = i - off;
-      const TridiagonalRow R = row(li);
-      const double lo = i == s ? 0.0 : R.lower;
-      const double inv = 1.0 / (R.diag - lo * cprev);
-      cprev = R.upper * inv;
-      yprev = (R.rhs - lo * yprev) * inv;
-      uprev = ((i == s ? 1.0 : 0.0) - lo * uprev) * inv;
-      cp_[li] = cprev;
-      x[li] = yprev;
-      u_[li] = uprev;
-      v_[li] = i + 1 == z ? inv : 0.0;
-      if (i == s) rec[kLowerFirst] = b == 0 ? 0.0 : R.lower;
-      if (i + 1 == z) rec[kUpperLast] = b + 1 == B ? 0.0 : R.upper;
+  // sides r, e_first, e_last, back substitution, and the block record. The sweeps are chains
+  // of dependent divisions (latency-bound): kLanes consecutive blocks are swept together, row
+  // by row, so that their independent chains overlap. Each block's arithmetic is unchanged.
+  const long ng = (nb + kLanes - 1) / kLanes;
+  for_each_index(ng, threaded_, [&](long g) {
+    const long k0 = g * kLanes;
+    const int lanes = static_cast<int>(std::min<long>(kLanes, nb - k0));
+    std::size_t bs[kLanes], ss[kLanes], zs[kLanes], len = 0;
+    double cprev[kLanes], yprev[kLanes], uprev[kLanes];
+    double* recs[kLanes];
+    for (int l = 0; l < lanes; ++l) {
+      bs[l] = lb.begin + static_cast<std::size_t>(k0 + l);
+      ss[l] = layout_.block(bs[l]).begin;
+      zs[l] = interior_end(bs[l]);
+      len = std::max(len, zs[l] - ss[l]);
+      cprev[l] = yprev[l] = uprev[l] = 0.0;
+      recs[l] = &local_rec_[static_cast<std::size_t>(k0 + l) * kRec];
     }
-    for (std::size_t i = z - 1; i-- > s;) {
-      const std::size_t li = i - off;
-      x[li] -= cp_[li] * x[li + 1];
-      u_[li] -= cp_[li] * u_[li + 1];
-      v_[li] -= cp_[li] * v_[li + 1];
+    for (std::size_t step = 0; step < len; ++step)
+      for (int l = 0; l < lanes; ++l) {
+        const std::size_t s = ss[l], z = zs[l], i = s + step, b = bs[l];
+        if (i >= z) continue;
+        const std::size_t li = i - off;
+        const TridiagonalRow R = row(li);
+        const double lo = i == s ? 0.0 : R.lower;
+        const double inv = 1.0 / (R.diag - lo * cprev[l]);
+        cprev[l] = R.upper * inv;
+        yprev[l] = (R.rhs - lo * yprev[l]) * inv;
+        uprev[l] = ((i == s ? 1.0 : 0.0) - lo * uprev[l]) * inv;
+        cv_[li] = i + 1 == z ? inv : cprev[l];  // v of the last interior row is 1/d'
+        x[li] = yprev[l];
+        u_[li] = uprev[l];
+        if (i == s) recs[l][kLowerFirst] = b == 0 ? 0.0 : R.lower;
+        if (i + 1 == z) recs[l][kUpperLast] = b + 1 == B ? 0.0 : R.upper;
+      }
+    for (std::size_t step = 1; step < len; ++step)
+      for (int l = 0; l < lanes; ++l) {
+        if (zs[l] - ss[l] <= step) continue;
+        const std::size_t li = zs[l] - 1 - step - off;  // rows z-2, z-3, ..., s
+        const double cp = cv_[li];
+        x[li] -= cp * x[li + 1];
+        u_[li] -= cp * u_[li + 1];
+        cv_[li] = 0.0 - cp * cv_[li + 1];  // v_i = 0 - c'_i v_{i+1}
+      }
+    for (int l = 0; l < lanes; ++l) {
+      const std::size_t s = ss[l], z = zs[l], b = bs[l];
+      double* rec = recs[l];
+      rec[kY0] = x[s - off];
+      rec[kYl] = x[z - 1 - off];
+      rec[kU0] = u_[s - off];
+      rec[kUl] = u_[z - 1 - off];
+      rec[kV0] = cv_[s - off];
+      rec[kVl] = cv_[z - 1 - off];
+      if (b + 1 < B) {
+        const TridiagonalRow S = row(z - off);
+        rec[kSepLower] = S.lower;
+        rec[kSepDiag] = S.diag;
+        rec[kSepUpper] = S.upper;
+        rec[kSepRhs] = S.rhs;
+      } else {
+        rec[kSepLower] = rec[kSepDiag] = rec[kSepUpper] = rec[kSepRhs] = 0.0;
+      }
     }
-    rec[kY0] = x[s - off];
-    rec[kYl] = x[z - 1 - off];
-    rec[kU0] = u_[s - off];
-    rec[kUl] = u_[z - 1 - off];
-    rec[kV0] = v_[s - off];
-    rec[kVl] = v_[z - 1 - off];
-    if (b + 1 < B) {
-      const TridiagonalRow S = row(z - off);
-      rec[kSepLower] = S.lower;
-      rec[kSepDiag] = S.diag;
-      rec[kSepUpper] = S.upper;
-      rec[kSepRhs] = S.rhs;
-    } else {
-      rec[kSepLower] = rec[kSepDiag] = rec[kSepUpper] = rec[kSepRhs] = 0.0;
-    }
-  }
+  });
 
   // Phase 2: the reduced system for the separators (every rank, same order).
   reduce(ctx);
 
   // Phase 3: interior values from the separators.
-#pragma omp parallel for schedule(static) if (threaded_)
-  for (long k = 0; k < nb; ++k) {
+  for_each_index(nb, threaded_, [&](long k) {
     const std::size_t b = lb.begin + static_cast<std::size_t>(k);
     const std::size_t s = layout_.block(b).begin, z = interior_end(b);
     const double* rec = &local_rec_[static_cast<std::size_t>(k) * kRec];
@@ -142,10 +167,10 @@ void PartitionedTridiagonal::solve(const Context& ctx, RowFn&& row, double* x) {
     const double beta = b + 1 == B ? 0.0 : rec[kUpperLast] * sep_[b];
     for (std::size_t i = s; i < z; ++i) {
       const std::size_t li = i - off;
-      x[li] = combine(x[li], u_[li], v_[li], alpha, beta);
+      x[li] = combine(x[li], u_[li], cv_[li], alpha, beta);
     }
     if (b + 1 < B) x[z - off] = sep_[b];
-  }
+  });
 }
 
 }  // namespace lie::par

@@ -3,8 +3,9 @@
 // threads per rank. Prints one line of key=value pairs (read by scripts/bench/*.sh):
 // wall time of the stepping loop (max over ranks), seconds per step and per 100 steps, the
 // relative energy error and angular-momentum-z change over the run, the manifold errors at
-// the end, the model's rhs/comm timers and the peak resident memory of every rank
-// (getrusage ru_maxrss).
+// the end, the model's rhs/comm timers, the peak resident memory of every rank
+// (getrusage ru_maxrss), and per link: ns_per_link_step (wall), ns_per_link_step_core (times
+// ranks x threads) and peak_bytes_per_link (peak RSS of all ranks over N).
 //   mpirun -n 2 build/tests/bench_pendulum_chain --N=1000000 --steps=10 [--dt=1e-4]
 //       [--method=rkmk4] [--initial=paper|random] [--length=1 | --total_length=L] [--blocks=0]
 #include <mpi.h>
@@ -106,6 +107,14 @@ int main(int argc, char** argv) {
           std::printf(" maxrss_mb_rank%d=%.1f", r, rss_all[static_cast<std::size_t>(r)]);
         for (int r = 0; r < ctx.size(); ++r)
           std::printf(" setup_rss_mb_rank%d=%.1f", r, rss_setup_all[static_cast<std::size_t>(r)]);
+        // Per link: wall time of a step, the same times the cores used (ranks x threads), and
+        // the peak resident memory of all ranks together (process overhead included).
+        const double links = static_cast<double>(model->global_components());
+        double rss_sum = 0.0;
+        for (double r : rss_all) rss_sum += r;
+        const double ns_link = 1e9 * seconds / steps / links;
+        std::printf(" ns_per_link_step=%.6g ns_per_link_step_core=%.6g peak_bytes_per_link=%.6g", ns_link,
+                    ns_link * ctx.size() * omp_get_max_threads(), rss_sum * 1048576.0 / links);
         std::printf("\n");
       }
     } catch (const std::exception& e) {
