@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/numeric.hpp"
 #include "io/config.hpp"
 #include "io/state_io.hpp"
 #include "methods/integrate.hpp"
@@ -59,13 +60,6 @@ double thread_cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
 }
 
 // FNV-1a over the bytes of one row, mixed with the row's global index; rows are added mod 2^64,

@@ -81,14 +81,8 @@ inline void link_algebra(const double* qw, const double* h, double* x) {
   cross3(qw, h, x + 3);
 }
 
-// Counter-based random numbers (splitmix64): the value for (seed, link, k) does not depend on
-// which rank generates it.
-inline std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+// Counter-based random numbers (splitmix64, core/numeric.hpp): the value for (seed, link, k)
+// does not depend on which rank generates it.
 inline double uniform01(std::uint64_t seed, std::uint64_t link, std::uint64_t k) {
   const std::uint64_t h = splitmix64(splitmix64(seed * 0x2545f4914f6cdd1dull + link) ^ (k * 0x9e3779b97f4a7c15ull));
   return (static_cast<double>(h >> 11) + 0.5) * 0x1.0p-53;  // in (0, 1)
