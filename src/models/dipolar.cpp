@@ -163,6 +163,7 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
                        ": too many bodies for the all-pairs slot exchange; use a cutoff (dipolar.cutoff)");
     slots_.resize(p_.n * per_body);
     local_slots_.resize(range_.size() * per_body);
+    tile_share_ = dipolar::tile_pair_share(p_.n, bodies_.tile, bodies_.tiles, ctx_.size(), ctx_.rank());
     slot_counts_.resize(static_cast<std::size_t>(ctx_.size()));
     for (int r = 0; r < ctx_.size(); ++r)
       slot_counts_[static_cast<std::size_t>(r)] =
@@ -272,12 +273,9 @@ void Dipolar::gather_partners(const double* y) {
 
 void Dipolar::compute_tiles(bool want_energy) {
   const std::size_t tiles = bodies_.tiles, per_body = tiles * dipolar::kSlotFields;
-  // One tile (N <= kMinTile): every rank computes the single tile pair itself (at most 8128
-  // pairs, cheaper than a second collective per evaluation; same bits, the slots being a
-  // function of the state). Otherwise rank k takes a balanced share of the tile pairs.
-  const std::size_t pairs = dipolar::tile_pair_count(tiles);
-  const bool shared = ctx_.size() > 1 && tiles > 1;
-  const par::Range mine = shared ? par::balanced_range(pairs, ctx_.size(), ctx_.rank()) : par::Range{0, pairs};
+  // Rank k takes a contiguous share of the tile pairs, balanced by their pair counts.
+  const bool shared = ctx_.size() > 1;
+  const dipolar::Range mine = tile_share_;
   // With one rank every slot is written; with several, the slots of other ranks' tile pairs
   // must hold +0.0 (all bits zero) for the bitwise-OR exchange.
   if (shared) std::fill(slots_.begin(), slots_.end(), 0.0);

@@ -131,6 +131,7 @@ class Dipolar final : public Model {
   dipolar::BodySoA bodies_;               // all bodies (unscaled mu), tiled path
   std::vector<double> slots_, local_slots_;  // [body][tile][kSlotFields]
   std::vector<int> slot_counts_;          // reduce-scatter counts per rank
+  dipolar::Range tile_share_;  // this rank's tile pairs (tile_pair_share)
   std::vector<dipolar::TileScratch> tile_scratch_;
   std::vector<std::vector<double>> thread_acc_;
   struct CellKey {
