@@ -65,17 +65,6 @@ struct RowSums {
 void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_end, std::size_t gi,
                  const double* qi, const double* mui, const PairParams& pp, bool want_energy, RowSums& out);
 
-/// Number of accumulator arrays of newton3_row (fx, fy, fz, gx, gy, gz, energy).
-inline constexpr int kNewton3Fields = 7;
-
-/// Newton's-third-law kernel (fast mode, summation order depends on the layout): the pairs
-/// (i, j), j in (i, n), of one set of particles given twice, `scaled` holding kappa mu and
-/// `plain` the unscaled mu (same positions). Adds the full pair force and field to particle i
-/// and the reactions to every j, into acc[k * stride + index] for the fields k above
-/// (energy: V_ij added to i only, if want_energy).
-void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t i, double kappa,
-                 const PairParams& pp, bool want_energy, double* acc, std::size_t stride);
-
 // ---------------------------------------------------------------------------------------------
 // Each pair once (Newton's third law) with results bitwise independent of the layout.
 //
