@@ -251,11 +251,20 @@ inline double dexp_g2_tilde(double t) {
 
 /// Rodrigues' formula [K] 3.2.1: exp(v) = I + sinc(a) hat(v) + (1-cos a)/a^2 hat(v)^2.
 inline Mat3 exp(const Vec3& v) {
-  const double t = v.norm();
+  // R = I + A hat(v) + B hat(v)^2 entry by entry: hat(v)^2 = v v^T - |v|^2 I, whose diagonal
+  // -(v_j^2 + v_k^2) is formed without cancellation (no 3x3 product: 40 flops + 2 sin).
+  const double x = v[0], y = v[1], z = v[2];
+  const double xx = x * x, yy = y * y, zz = z * z;
+  const double t = std::sqrt(xx + yy + zz);
   const double A = detail::sinc(t);
   const double B = detail::one_minus_cos_over_t2(t);
-  const Mat3 V = hat(v);
-  return Mat3::Identity() + A * V + B * (V * V);
+  const double Bxy = B * (x * y), Bxz = B * (x * z), Byz = B * (y * z);
+  const double Ax = A * x, Ay = A * y, Az = A * z;
+  Mat3 R;
+  R << 1.0 - B * (yy + zz), Bxy - Az, Bxz + Ay,  //
+      Bxy + Az, 1.0 - B * (xx + zz), Byz - Ax,   //
+      Bxz - Ay, Byz + Ax, 1.0 - B * (xx + yy);
+  return R;
 }
 
 /// Rotates w by exp(v) without forming the matrix: exp(v) w.

@@ -158,7 +158,7 @@ Eigen::VectorXd flat4(const Mat4& m) {
 std::vector<Kernel> kernels() {
   std::vector<Kernel> k;
   // SO(3)
-  k.push_back({"SO3", "exp", 87, 2, [](const Vec6& x, const Vec6&) { return flat(so3::exp(x.head<3>())); },
+  k.push_back({"SO3", "exp", 37, 2, [](const Vec6& x, const Vec6&) { return flat(so3::exp(x.head<3>())); },
                [](const Vec6& x, const Vec6&) { return flat(Mat3(hat3(x.head<3>()).exp())); }});
   k.push_back({"SO3", "log", 21, 1, [](const Vec6& x, const Vec6&) {
                  const Mat3 R = so3::exp(x.head<3>());
@@ -186,7 +186,7 @@ std::vector<Kernel> kernels() {
                  return o;
                }});
   // SE(3)
-  k.push_back({"SE3", "exp", 123, 4, [](const Vec6& x, const Vec6&) { return flat(se3::exp(x)); },
+  k.push_back({"SE3", "exp", 73, 4, [](const Vec6& x, const Vec6&) { return flat(se3::exp(x)); },
                [](const Vec6& x, const Vec6&) { return flat4(Mat4(hat4(x).exp())); }});
   k.push_back({"SE3", "log", 57, 2, [](const Vec6& x, const Vec6&) { return Eigen::VectorXd(se3::log(se3::exp(x))); },
                [](const Vec6& x, const Vec6&) {
