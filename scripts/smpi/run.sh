@@ -5,11 +5,13 @@
 # ranks on one host, its cores linked by the node loopback: for comparisons with mpirun on this
 # machine) | a path to a platform XML file. NP: 1..1024 ranks, filling node after node (16
 # ranks per node). Prints liebench_steps's rank-0 summary line with the platform appended
-# (platform=... simulated=1 wall_seconds=... host_speed=...); SimGrid's own log goes to
+# (platform=... simulated=1 host_speed=... wall_seconds=... host_load=..., the last the host's
+# 1-minute load average when the run started); SimGrid's own log goes to
 # stderr only on failure (or always with LIEBENCH_SMPI_VERBOSE=1).
 # Environment: LIEBENCH_SMPI_STEPS (the SMPI liebench_steps; default: build-smpi next to
 # LIEBENCH_BUILD_DIR, or <source>/build-smpi), LIEBENCH_SMPI_HOST_SPEED (default: the value in
-# scripts/smpi/calibration.env written by calibrate.sh, else 1Gf with a note).
+# scripts/smpi/calibration.env written by calibrate.sh, else 1Gf with a note), LIEBENCH_SMPI_CFG
+# (more --cfg=... options for smpirun, appended; the line then ends with smpi_cfg=...).
 #
 # Choices made here, and why (see scripts/smpi/README.md):
 #  * collectives chosen explicitly, as Open MPI's coll/tuned fixed decision does for our
@@ -18,8 +20,11 @@
 #    MPI_Allgatherv (the particles' partner gather, the chain's tridiagonal records) and
 #    MPI_Barrier through SimGrid's `ompi` selector, its port of that decision by communicator
 #    and message size (for our gathers at 64 ranks: Bruck, log2 P rounds; scripts/smpi/README.md
-#    says how that was checked). SMPI's default selection uses simple algorithms that are slow to
-#    simulate at hundreds of ranks.
+#    says how that was checked). MPI_Reduce_scatter (the particles' tiled pair kernel combines
+#    its slots by a bitwise OR: exact, so no algorithm can change the bits) also through the
+#    `ompi` selector. SMPI's default selection uses simple algorithms that are slow to
+#    simulate at hundreds of ranks (particles N = 4000 on 64 ranks: 77 s with the default
+#    reduce_scatter).
 #  * no privatisation of globals (-no-privatize): the compute core keeps no per-rank state in
 #    globals (its registries are filled once at load time and only read), and privatisation by
 #    dlopen would copy the program once per rank.
@@ -68,10 +73,15 @@ cfg=(--cfg=smpi/host-speed:"$speed"
      --cfg=smpi/allgatherv:ompi
      --cfg=smpi/bcast:binomial_tree
      --cfg=smpi/barrier:ompi
+     --cfg=smpi/reduce_scatter:ompi
      --cfg=smpi/display-timing:yes)
+# extra SimGrid options, e.g. LIEBENCH_SMPI_CFG="--cfg=smpi/simulate-computation:no" (no compute
+# bursts: the simulated time is the communication alone, without waits for slower ranks)
+if [ -n "${LIEBENCH_SMPI_CFG:-}" ]; then read -r -a extra <<< "$LIEBENCH_SMPI_CFG"; cfg+=("${extra[@]}"); fi
 # one host: its ranks talk through SimGrid's loopback link, given the platforms' node loopback
 [ -n "$xml" ] || cfg+=(--cfg=network/loopback-lat:0.3e-6 --cfg=network/loopback-bw:20e9)
 start=$(date +%s.%N)
+load1="$(cut -d' ' -f1 /proc/loadavg)"  # the host's 1-minute load at the start (noise of the measured bursts)
 set +e
 OMP_NUM_THREADS=1 smpirun -no-privatize -np "$np" -platform "$tmp/platform.xml" -hostfile "$tmp/hosts" \
   "${cfg[@]}" "$steps" "$@" > "$tmp/out" 2> "$tmp/err"
@@ -82,4 +92,4 @@ if [ $rc -ne 0 ] || [ "${LIEBENCH_SMPI_VERBOSE:-0}" = 1 ]; then cat "$tmp/err" >
 [ $rc -eq 0 ] || { echo "smpi/run.sh: smpirun of $steps on $np ranks ($platform) failed with status $rc" >&2; exit $rc; }
 line="$(grep '^build=' "$tmp/out" | tail -n1)"
 [ -n "$line" ] || { cat "$tmp/out" "$tmp/err" >&2; echo "smpi/run.sh: no summary line from $steps" >&2; exit 1; }
-echo "$line platform=$platform simulated=1 host_speed=$speed wall_seconds=$(echo "$end - $start" | bc -l | sed 's/^\./0./')"
+echo "$line platform=$platform simulated=1 host_speed=$speed wall_seconds=$(echo "$end - $start" | bc -l | sed 's/^\./0./') host_load=$load1${LIEBENCH_SMPI_CFG:+ smpi_cfg=${LIEBENCH_SMPI_CFG// /,}}"

@@ -7,6 +7,7 @@
 //   mpirun -n 2 build/liebench_steps --model=chain --N=1000000 --steps=10 [--dt=1e-4] [--method=rkmk4]
 //   smpirun -np 64 -platform P.xml build-smpi/liebench_steps --model=particles --N=4000 --steps=2
 //   liebench_steps --model=particles --N=100 --method=rkmk54 --tol=1e-6 --t_final=0.1   (adaptive)
+// --h0 (adaptive): the first trial step (key h0; 0, the default: h0_fraction t_final).
 // --blocks (chain): the virtual blocks that fix the arithmetic (nfold_pendulum.blocks; 0: the
 // model's default, at most 256): bitwise equal results need ranks <= blocks, so runs on up to
 // 1024 ranks give --blocks=1024 on every layout. --initial: the model's initial-state choice
@@ -14,14 +15,26 @@
 // --help`); a state read from a file needs the I/O layer, which this program does not use.
 // Keys printed: build, ranks, threads, model, N, method, steps (accepted), rejected, rhs (field
 // evaluations), seconds (stepping loop, max over ranks; simulated seconds in the SMPI build),
-// s_per_step, comm_seconds (the model's "comm" timer, max over ranks; "na" in the SMPI build,
-// whose timers read the simulator's own wall clock, not the simulated one), cpu_seconds (the
+// s_per_step, comm_seconds (the model's "comm" timer, max over ranks; simulated seconds in the
+// SMPI build, whose par::Timers read MPI_Wtime), cpu_seconds (the
 // stepping loop's CPU time of the calling thread, max over ranks: the clock SMPI measures
 // compute bursts with, so on a loaded machine the regular build's cpu_seconds, not its
 // seconds, is what the simulated seconds on 1 rank reproduce; "na" in the SMPI build), energy0, energy
 // (total_energy at the start and the end, %.17g), state_hash: a 64-bit hash of the bits of the
 // final state that does not depend on the layout (the sum mod 2^64 of one hash per global
 // component row, io::state_rows), so equal hashes on any ranks x threads mean equal bits.
+// Then the per-phase seconds of the stepping loop (par::Timers, parallel/timers.hpp; each the
+// max over ranks of that rank's total, so they need not add up; simulated seconds in the SMPI
+// build): t_rhs (field evaluations, incl. their communication), t_comm (communication inside
+// the field: the chain's halo exchange and the gather of its tridiagonal block records, the
+// particles' gather of positions and dipoles; = comm_seconds; under SMPI it includes the wait
+// for the slowest rank), t_halo (the chain's halo exchange of one link direction with each
+// neighbour, a part of t_comm; 0 for the particles), t_solve (the chain: the reduced
+// tridiagonal system of blocks - 1 separators, solved redundantly on every rank; 0 for the
+// particles), t_comm_min (the min over ranks of the comm time: the rank that reaches the
+// collectives last waits least, so this is about the cost of the communication itself and
+// t_comm - t_comm_min the wait for slower ranks). seconds - t_rhs is roughly the method's own
+// algebra (stage combinations, exp, dexpinv).
 // Bad arguments: one line on stderr naming the value, exit 2.
 #include <mpi.h>
 #include <omp.h>
@@ -90,14 +103,14 @@ int main(int argc, char** argv) {
     std::map<std::string, std::string> opt = {{"model", "chain"}, {"N", "1000"},  {"steps", "10"},
                                               {"dt", ""},         {"method", "rkmk4"}, {"tol", ""},
                                               {"t_final", ""},    {"blocks", "0"},
-                                              {"initial", ""}};
+                                              {"initial", ""},    {"h0", "0"}};
     try {
       for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto eq = a.find('=');
         if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2)))
           throw UsageError("unknown argument '" + a + "'; expected --KEY=VALUE with KEY one of model, N, steps, dt, "
-                           "method, tol, t_final, blocks, initial");
+                           "method, tol, t_final, h0, blocks, initial");
         opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
       }
       const bool chain = opt["model"] == "chain";
@@ -110,10 +123,12 @@ int main(int argc, char** argv) {
       const Config cfg = chain ? Config::from_pairs({{"model", "nfold_pendulum"},
                                                      {"nfold_pendulum.N", opt["N"]},
                                                      {"nfold_pendulum.initial", opt["initial"].empty() ? "paper" : opt["initial"]},
-                                                     {"nfold_pendulum.blocks", opt["blocks"]}})
+                                                     {"nfold_pendulum.blocks", opt["blocks"]},
+                                                     {"h0", opt["h0"]}})
                                : Config::from_pairs({{"model", "dipolar"},
                                                      {"dipolar.N", opt["N"]},
-                                                     {"dipolar.initial", opt["initial"].empty() ? "random" : opt["initial"]}});
+                                                     {"dipolar.initial", opt["initial"].empty() ? "random" : opt["initial"]},
+                                                     {"h0", opt["h0"]}});
       auto model = make_model(cfg, ctx);
       auto stepper = make_stepper(opt["method"], cfg, *model);
       stepper->bind(*model, ctx);
@@ -149,12 +164,23 @@ int main(int argc, char** argv) {
       ctx.barrier();
       const double seconds = ctx.max(MPI_Wtime() - t0);
       const double cpu_max = ctx.max(cpu);
+      // Per-phase seconds of the stepping loop, max over ranks (par::Timers: the simulated clock
+      // in the SMPI build). The same phases in the same order on every rank (collective max).
+      std::string phases;
+      for (const char* phase : {"rhs", "comm", "halo", "solve"}) {
+        char text[64];
+        std::snprintf(text, sizeof text, " t_%s=%.9g", phase, ctx.max(ctx.timers().get(phase)));
+        phases += text;
+      }
+      {
+        char text[64];
+        std::snprintf(text, sizeof text, " t_comm_min=%.9g", ctx.min(ctx.timers().get("comm")));
+        phases += text;
+      }
       const double comm_s = ctx.max(ctx.timers().get("comm"));
       char comm_text[32] = "na", cpu_text[32] = "na";
-      if (std::string(kBuild) == "regular") {
-        std::snprintf(comm_text, sizeof comm_text, "%.9g", comm_s);
-        std::snprintf(cpu_text, sizeof cpu_text, "%.9g", cpu_max);
-      }
+      std::snprintf(comm_text, sizeof comm_text, "%.9g", comm_s);
+      if (std::string(kBuild) == "regular") std::snprintf(cpu_text, sizeof cpu_text, "%.9g", cpu_max);
       model->observables(t_end, y.data(), end);
       const std::uint64_t hash = state_hash(*model, ctx, y.data());
       // field evaluations of one rank (every rank evaluates the field at every stage)
@@ -163,12 +189,12 @@ int main(int argc, char** argv) {
         std::printf("build=%s ranks=%d threads=%d model=%s N=%ld method=%s dt=%s tol=%s steps=%" PRIu64
                     " rejected=%" PRIu64 " rhs=%" PRIu64
                     " seconds=%.9g s_per_step=%.9g comm_seconds=%s cpu_seconds=%s energy0=%.17g energy=%.17g state_hash=%016" PRIx64
-                    "\n",
+                    "%s\n",
                     kBuild, ctx.size(), ctx.threads(), opt["model"].c_str(), N, opt["method"].c_str(), opt["dt"].c_str(),
                     opt["tol"].empty() ? "none" : opt["tol"].c_str(), accepted, rejected,
                     rhs,
                     seconds, seconds / static_cast<double>(accepted + rejected), comm_text, cpu_text, start.get("total_energy"),
-                    end.get("total_energy"), hash);
+                    end.get("total_energy"), hash, phases.c_str());
     } catch (const UsageError& e) {
       if (ctx.is_root()) std::fprintf(stderr, "liebench_steps: %s\n", e.what());
       status = 2;

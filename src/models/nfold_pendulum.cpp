@@ -312,7 +312,7 @@ void NFoldPendulum::exchange_halo(const double* y) {
   if (P == 1) return;
   const std::size_t n = layout_.local_size();
   const int prev = r > 0 ? r - 1 : MPI_PROC_NULL, next = r + 1 < P ? r + 1 : MPI_PROC_NULL;
-  par::ScopedTimer timer(ctx_->timers(), "comm");
+  par::ScopedTimer timer(ctx_->timers(), "comm"), halo_timer(ctx_->timers(), "halo");
   // first q -> previous rank (its halo_next), last q -> next rank (its halo_prev)
   MPI_Sendrecv(y, 3, MPI_DOUBLE, prev, 101, halo_next_, 3, MPI_DOUBLE, next, 101, ctx_->comm(), MPI_STATUS_IGNORE);
   MPI_Sendrecv(y + 6 * (n - 1), 3, MPI_DOUBLE, next, 102, halo_prev_, 3, MPI_DOUBLE, prev, 102, ctx_->comm(),

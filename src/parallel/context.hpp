@@ -59,14 +59,15 @@ class Context {
 
   void barrier() const { MPI_Barrier(comm_); }
 
-  Timers& timers() { return timers_; }
-  const Timers& timers() const { return timers_; }
+  /// Per-phase timers; mutable through a const Context too, so that collective helpers that
+  /// take `const Context&` (parallel/tridiagonal) can time their phases.
+  Timers& timers() const { return timers_; }
 
  private:
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1, threads_ = 1;
   bool deterministic_ = true;
-  Timers timers_;
+  mutable Timers timers_;
 };
 
 /// The string of rank `root`, on every rank of `comm` (collective).

@@ -1,22 +1,39 @@
 #pragma once
 // Per-phase wall-clock timers (CoMD style). Phases used across liebench:
 //   total, rhs (model vector field, incl. its communication), comm (communication inside the
-//   model, a subset of rhs), algebra (integrator stage combinations, exp/act, dexpinv),
-//   reduce (global norms / invariants), io.
+//   model, a subset of rhs), solve (the chain's reduced tridiagonal system, solved redundantly
+//   on every rank, parallel/tridiagonal.cpp; a subset of rhs), algebra (integrator stage
+//   combinations, exp/act, dexpinv), reduce (global norms / invariants), io.
+// The clock: the host's steady clock in the regular build; in the SMPI variant (LIEBENCH_SMPI)
+// MPI_Wtime, i.e. SimGrid's simulated clock (the host clock there measures the simulator, not
+// the simulated cluster). Each MPI_Wtime call under SMPI ends the current compute burst and
+// injects it, so a timed phase holds the simulated compute and communication inside it.
 #include <chrono>
 #include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
+#ifdef LIEBENCH_SMPI
+#include <mpi.h>
+#endif
+
 namespace lie::par {
+
+/// Seconds on the timers' clock (see the header comment): differences only.
+inline double timer_seconds() {
+#ifdef LIEBENCH_SMPI
+  return MPI_Wtime();
+#else
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
+}
 
 /// Phases are few and named by string literals: a short list searched by the literal's address
 /// first (no std::string or map lookup in the hot path: a timed right-hand side of a small
 /// system costs tens of nanoseconds).
 class Timers {
  public:
-  using clock = std::chrono::steady_clock;
   void add(const char* phase, double seconds) { slot(phase) += seconds; }
   double get(const std::string& phase) const {
     for (const Entry& e : entries_)
@@ -51,17 +68,15 @@ class Timers {
 /// Adds the lifetime of the object to one phase.
 class ScopedTimer {
  public:
-  ScopedTimer(Timers& t, const char* phase) : t_(t), phase_(phase), start_(Timers::clock::now()) {}
-  ~ScopedTimer() {
-    t_.add(phase_, std::chrono::duration<double>(Timers::clock::now() - start_).count());
-  }
+  ScopedTimer(Timers& t, const char* phase) : t_(t), phase_(phase), start_(timer_seconds()) {}
+  ~ScopedTimer() { t_.add(phase_, timer_seconds() - start_); }
   ScopedTimer(const ScopedTimer&) = delete;
   ScopedTimer& operator=(const ScopedTimer&) = delete;
 
  private:
   Timers& t_;
   const char* phase_;
-  Timers::clock::time_point start_;
+  double start_;
 };
 
 }  // namespace lie::par

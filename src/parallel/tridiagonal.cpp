@@ -34,7 +34,11 @@ void PartitionedTridiagonal::reduce(const Context& ctx) {
   const Range lb = layout_.local_blocks();
   before_ = after_ = 0.0;
   if (B == 1) return;
-  layout_.allgather(ctx, local_rec_.data(), kRec, all_rec_.data());
+  {
+    ScopedTimer timer(ctx.timers(), "comm");
+    layout_.allgather(ctx, local_rec_.data(), kRec, all_rec_.data());
+  }
+  ScopedTimer timer(ctx.timers(), "solve");  // the reduced system, the same on every rank
   auto rec = [&](std::size_t b) { return &all_rec_[b * kRec]; };
 
   // Separator j (last row of block j) couples sigma_{j-1}, sigma_j, sigma_{j+1} through the

@@ -4,7 +4,8 @@
 # (RKMK4), the particles (RKMK4) and an adaptive run (RKMK5(4), a global error-norm reduction
 # every step): the regular build on 1 and 2 ranks (mpirun), the SMPI build on 1 and 2 simulated
 # ranks on one node (loopback) and on 8 ranks of the InfiniBand platform; every final-state hash
-# and final energy must be the same. Then bad input: one line, exit 2.
+# and final energy must be the same. The per-phase timers (t_rhs, t_comm, t_solve: the simulated
+# clock under SMPI) are present and ordered. Then bad input: one line, exit 2.
 # Builds the SMPI variant next to this build (<build>-smpi) when it is missing (minutes, once).
 # Exit 77 (skipped) only where SimGrid cannot be installed (scripts/smpi/install.sh says why).
 # Arguments: LIEBENCH SOURCE_DIR SCRATCH_DIR.
@@ -23,6 +24,27 @@ export LIEBENCH_BUILD_DIR="$BUILD"
 bash "$SRC/scripts/smpi/build.sh" > build.log 2>&1 || { tail -n 30 build.log; echo "FAIL scripts/smpi/build.sh"; exit 1; }
 RUN=("$SRC/scripts/smpi/run.sh")
 key() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+num() { [[ "$1" =~ ^[0-9.e+-]+$ ]]; }
+# check_phases NAME LINE RANKS: the per-phase seconds (par::Timers; simulated under SMPI) are
+# numbers with 0 <= t_solve, t_comm <= t_rhs <= seconds; t_comm = comm_seconds; on several
+# ranks the field communicates (t_comm > 0), and the chain's reduced solve is timed (t_solve > 0
+# in the regular build).
+check_phases() {
+  local name=$1 line=$2 np=$3 rhs comm solve sec
+  rhs=$(key t_rhs <<< "$line"); comm=$(key t_comm <<< "$line"); solve=$(key t_solve <<< "$line")
+  sec=$(key seconds <<< "$line")
+  if ! num "$rhs" || ! num "$comm" || ! num "$solve"; then bad "$name: phase timers '$rhs' '$comm' '$solve' in $line"; return; fi
+  [[ $(key comm_seconds <<< "$line") == "$comm" ]] || bad "$name: comm_seconds != t_comm in $line"
+  # awk, not bc: the numbers come in %g form (1.2e-05)
+  if awk -v c="$comm" -v s="$solve" -v r="$rhs" -v t="$sec" 'BEGIN { exit !(c <= r && s <= r && r <= t && r > 0) }'; then
+    ok "$name: t_comm $comm, t_solve $solve <= t_rhs $rhs <= seconds $sec"
+  else bad "$name: phase timers out of order: t_comm $comm t_solve $solve t_rhs $rhs seconds $sec"; fi
+  if [[ $np -gt 1 ]] && ! awk -v c="$comm" 'BEGIN { exit !(c > 0) }'; then bad "$name: t_comm = 0 on $np ranks"; fi
+  # (regular build only: SMPI drops compute bursts below smpi/cpu-threshold, 1 us, and the
+  # reduced solve of 7 separators takes ~0.1 us)
+  if [[ $(key model <<< "$line") == chain && $(key build <<< "$line") == regular ]] &&
+     ! awk -v s="$solve" 'BEGIN { exit !(s > 0) }'; then bad "$name: chain with t_solve = 0"; fi
+}
 
 cases=("--model=chain --N=96 --blocks=8 --steps=5 --dt=1e-3"
        "--model=particles --N=40 --steps=3"
@@ -47,7 +69,9 @@ for c in "${cases[@]}"; do
     fi
     sim=$(key seconds <<< "$out")
     [[ "$sim" =~ ^[0-9.e+-]+$ ]] && (( $(echo "$sim > 0" | bc -l) )) || bad "smpi $plat $np: simulated seconds '$sim'"
+    check_phases "smpi $plat $np ranks ($c)" "$out" "$np"
   done
+  check_phases "regular 2 ranks ($c)" "$r2" 2
 done
 # a different initial state changes the hash (the comparison can fail)
 o1="$("${RUN[@]}" loopback 1 --model=chain --N=96 --blocks=8 --steps=5 --dt=1e-3 2>/dev/null)"
