@@ -18,12 +18,12 @@
 // Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
 // Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with
 // `deterministic = true` (default) and all pairs, every pair is computed once (Newton's third
-// law) in fixed tiles of bodies: rank k takes a balanced contiguous share of the tile pairs
-// (with a single tile, N <= 128, every rank computes it: no second collective),
-// its threads take tile pairs dynamically, every partial sum (body, partner tile) lands in its
-// own slot, the slots reach the owning ranks by MPI_Reduce_scatter (bitwise OR), and each body
-// sums its slots in tile order (dipolar_kernel.hpp). f and every observable are therefore
-// bitwise identical for every ranks x threads layout. With a cutoff, every local body sums
+// law) in fixed tiles of bodies (dipolar_kernel.hpp), decomposed over ranks by
+// par::PairPlan (parallel/pair_plan.hpp): rank k computes a compact 2-D patch of tile pairs
+// (its threads take them dynamically), each (body, partner tile) partial is a leaf of a fixed
+// binary tree over the partner tiles, a rank sums the subtrees whose leaves it holds and sends
+// them, point to point, to the owners of the bodies, which finish the tree. f and every
+// observable are therefore bitwise identical for every ranks x threads layout. With a cutoff, every local body sums
 // over the bodies of its neighbouring cells in (cell, index) order (each pair twice), also
 // bitwise on every layout. With `deterministic = false` pairs inside a rank use Newton's third
 // law and remote pairs are summed row-wise (summation order then depends on the layout).
@@ -44,6 +44,7 @@
 
 #include "models/dipolar_kernel.hpp"
 #include "models/model.hpp"
+#include "parallel/pair_plan.hpp"
 
 namespace lie {
 
@@ -129,8 +130,12 @@ class Dipolar final : public Model {
   std::vector<dipolar::RowSums> rows_;
   std::vector<double> sums_;              // F_i (3), g_i (3), V_i of local bodies
   dipolar::BodySoA bodies_;               // all bodies (unscaled mu), tiled path
-  std::vector<double> slots_, local_slots_;  // [body][tile][kSlotFields]
-  std::vector<int> slot_counts_;          // reduce-scatter counts per rank
+  par::PairPlan plan_;                    // tiled path: tile pairs, leaves, messages
+  std::vector<double> leaf_store_;        // this rank's leaves (plan_.leaf_values())
+  double* leaves_ = nullptr;              // leaf_store_.data(), or one shared block (SMPI, modelled pairs)
+  bool modelled_pairs_ = false;           // SMPI only: LIEBENCH_SMPI_MODEL_PAIRS=1 (dipolar.cpp)
+  std::vector<std::vector<double>> send_bufs_, recv_bufs_;
+  std::vector<MPI_Request> requests_;
   std::vector<dipolar::TileScratch> tile_scratch_;
   std::vector<std::vector<double>> thread_acc_;
   struct CellKey {

@@ -206,7 +206,7 @@ namespace lie::dipolar {
 
 std::size_t tile_size_for(std::size_t n) {
   std::size_t tile = kMinTile;
-  while ((n + tile - 1) / tile > kMaxTiles) tile += kMinTile;
+  while ((n + tile - 1) / tile > kMaxTiles && tile < kMaxTile) tile += kMinTile;
   return tile;
 }
 
@@ -254,12 +254,16 @@ namespace {
 //   an fma as 2 (div and sqrt as 1 each). The compiled x86-64-v3 loop (objdump of
 //   libliebench.so) has exactly these: per 4 pairs 28 vmulpd, 15 vaddpd/vsubpd, 23 vfmadd/
 //   vfnmadd, 1 vdivpd, 1 vsqrtpd (plus loads, stores and a few spills).
+// Outputs: the partial of row body i (tile I) at row_out + (i - i0) * stride, of column body j
+// (tile J) at col_out + (j - j0) * stride (kSlotFields doubles each; on the diagonal both are
+// the same leaf).
 template <bool kEnergy, bool kMasked, bool kDiag>
 __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std::size_t I, std::size_t J, double kappa,
-                                                          const PairParams& pp, double* slots, double* col) {
+                                                          const PairParams& pp, double* row_out, double* col_out,
+                                                          std::size_t stride, double* col) {
   constexpr int L = kPairLanes;
   constexpr std::size_t SB = kSubBlock;
-  const std::size_t tile = b.tile, tiles = b.tiles, n = b.n;
+  const std::size_t tile = b.tile, n = b.n;
   const std::size_t i0 = I * tile, i1 = std::min(n, i0 + tile);
   const std::size_t j0 = J * tile, j1 = std::min(n, j0 + tile);
   double* __restrict CFX = col;
@@ -279,7 +283,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
   const double r2_masked = pp.masked_r2;
   // Row partials start at zero; sub-blocks of J add to them in increasing order.
   for (std::size_t i = i0; i < i1; ++i)
-    for (int f = 0; f < kSlotFields; ++f) slots[(i * tiles + J) * kSlotFields + static_cast<std::size_t>(f)] = 0.0;
+    for (int f = 0; f < kSlotFields; ++f) row_out[(i - i0) * stride + static_cast<std::size_t>(f)] = 0.0;
   // Sub-blocks of kSubBlock partners j (their positions, dipoles and column sums stay in L1),
   // in increasing order; every i of I against the sub-block, i increasing.
   for (std::size_t s0 = j0; s0 < j1; s0 += SB) {
@@ -349,7 +353,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
         for (int l = 0; l < width; ++l) a[l] = a[2 * l] + a[2 * l + 1];
       return a[0];
     };
-    double* s = slots + (i * tiles + J) * kSlotFields;
+    double* s = row_out + (i - i0) * stride;
     s[0] += tree(fx);
     s[1] += tree(fy);
     s[2] += tree(fz);
@@ -361,7 +365,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
   // Column partials of the sub-block's bodies j (complete: every i of I has been added).
   const double* colf[6] = {CFX, CFY, CFZ, CHX, CHY, CHZ};
   for (std::size_t j = s0; j < s1; ++j) {
-    double* s = slots + (j * tiles + I) * kSlotFields;
+    double* s = col_out + (j - j0) * stride;
     if constexpr (kDiag) {
       for (int f = 0; f < 6; ++f) s[f] += colf[f][j - s0];  // row (j' > j) + column (j' < j)
     } else {
@@ -374,23 +378,23 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
 
 template <bool kEnergy>
 __attribute__((always_inline)) inline void tile_pair_dispatch(const BodySoA& b, std::size_t I, std::size_t J,
-                                                              double kappa, const PairParams& pp, double* slots,
-                                                              double* col) {
+                                                              double kappa, const PairParams& pp, double* row_out,
+                                                              double* col_out, std::size_t stride, double* col) {
   if (I == J)
-    tile_pair_body<kEnergy, true, true>(b, I, J, kappa, pp, slots, col);
+    tile_pair_body<kEnergy, true, true>(b, I, J, kappa, pp, row_out, col_out, stride, col);
   else if ((J + 1) * b.tile > b.n)
-    tile_pair_body<kEnergy, true, false>(b, I, J, kappa, pp, slots, col);
+    tile_pair_body<kEnergy, true, false>(b, I, J, kappa, pp, row_out, col_out, stride, col);
   else
-    tile_pair_body<kEnergy, false, false>(b, I, J, kappa, pp, slots, col);
+    tile_pair_body<kEnergy, false, false>(b, I, J, kappa, pp, row_out, col_out, stride, col);
 }
 
 LIEBENCH_TILE_CLONES
 void tile_pair_kernel(const BodySoA& b, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
-                      bool want_energy, double* slots, double* col) {
+                      bool want_energy, double* row_out, double* col_out, std::size_t stride, double* col) {
   if (want_energy)
-    tile_pair_dispatch<true>(b, I, J, kappa, pp, slots, col);
+    tile_pair_dispatch<true>(b, I, J, kappa, pp, row_out, col_out, stride, col);
   else
-    tile_pair_dispatch<false>(b, I, J, kappa, pp, slots, col);
+    tile_pair_dispatch<false>(b, I, J, kappa, pp, row_out, col_out, stride, col);
 }
 
 }  // namespace
@@ -398,7 +402,15 @@ void tile_pair_kernel(const BodySoA& b, std::size_t I, std::size_t J, double kap
 void tile_pair(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
                bool want_energy, double* slots, TileScratch& scratch) {
   if (scratch.col.size() < 6 * kSubBlock) scratch.col.resize(6 * kSubBlock);
-  tile_pair_kernel(bodies, I, J, kappa, pp, want_energy, slots, scratch.col.data());
+  const std::size_t T = bodies.tiles, t = bodies.tile;
+  tile_pair_kernel(bodies, I, J, kappa, pp, want_energy, slots + (I * t * T + J) * kSlotFields,
+                   slots + (J * t * T + I) * kSlotFields, T * kSlotFields, scratch.col.data());
+}
+
+void tile_pair_leaves(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
+                      bool want_energy, double* row_leaf, double* col_leaf, TileScratch& scratch) {
+  if (scratch.col.size() < 6 * kSubBlock) scratch.col.resize(6 * kSubBlock);
+  tile_pair_kernel(bodies, I, J, kappa, pp, want_energy, row_leaf, col_leaf, kSlotFields, scratch.col.data());
 }
 
 }  // namespace lie::dipolar
