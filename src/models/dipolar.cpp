@@ -399,10 +399,7 @@ void Dipolar::compute_rows(bool want_energy) {
     compute_tiles(want_energy);
     return;
   }
-  if (p_.cutoff > 0.0)
-    compute_rows_cells(want_energy);
-  else
-    compute_rows_newton3(want_energy);
+  compute_rows_cells(want_energy);
   // F_i = force + s mu_i (dipolar_kernel.hpp)
   const std::size_t nl = range_.size();
   for (std::size_t li = 0; li < nl; ++li) {
@@ -412,58 +409,6 @@ void Dipolar::compute_rows(bool want_energy) {
     for (int k = 0; k < 3; ++k) out[k] = r.force[k] + r.s * mu[k];
     for (int k = 0; k < 3; ++k) out[3 + k] = r.field[k];
     out[6] = r.energy;
-  }
-}
-
-void Dipolar::compute_rows_newton3(bool want_energy) {
-  const std::size_t nl = range_.size();
-  const std::size_t b = range_.begin, e = range_.end, n = p_.n;
-  // Fast mode: pairs inside this rank once (Newton's third law), remote pairs row-wise.
-  const double kappa = p_.dipole_strength;
-  local_scaled_.resize(nl);
-  local_plain_.resize(nl);
-  for (std::size_t li = 0; li < nl; ++li) {
-    const std::size_t gi = b + li;
-    const double q[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
-    const double km[3] = {partners_.mx[gi], partners_.my[gi], partners_.mz[gi]};
-    local_scaled_.set(li, q, km);
-    local_plain_.set(li, q, &mu_local_[3 * li]);
-  }
-  const std::size_t stride = local_scaled_.npad;
-  const int nt = omp_get_max_threads();
-  thread_acc_.resize(static_cast<std::size_t>(nt));
-#pragma omp parallel num_threads(nt)
-  {
-    std::vector<double>& acc = thread_acc_[static_cast<std::size_t>(omp_get_thread_num())];
-    acc.assign(dipolar::kNewton3Fields * stride, 0.0);
-#pragma omp for schedule(static, 1)
-    for (std::size_t li = 0; li < nl; ++li)
-      dipolar::newton3_row(local_scaled_, local_plain_, li, kappa, pair_, want_energy, acc.data(), stride);
-#pragma omp for schedule(static)
-    for (std::size_t li = 0; li < nl; ++li) {
-      const std::size_t gi = b + li;
-      const double qi[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
-      dipolar::RowSums lo{}, hi{};
-      dipolar::ordered_row(partners_, 0, b, gi, qi, &mu_local_[3 * li], pair_, want_energy, lo);
-      dipolar::ordered_row(partners_, e, n, gi, qi, &mu_local_[3 * li], pair_, want_energy, hi);
-      dipolar::RowSums& r = rows_[li];
-      for (int k = 0; k < 3; ++k) {
-        r.force[k] = lo.force[k] + hi.force[k];
-        r.field[k] = lo.field[k] + hi.field[k];
-      }
-      r.s = lo.s + hi.s;
-      r.energy = 0.5 * (lo.energy + hi.energy);
-    }
-  }
-  for (std::size_t li = 0; li < nl; ++li) {
-    dipolar::RowSums& r = rows_[li];
-    for (const auto& acc : thread_acc_) {
-      for (int k = 0; k < 3; ++k) {
-        r.force[k] += acc[static_cast<std::size_t>(k) * stride + li];
-        r.field[k] += acc[static_cast<std::size_t>(3 + k) * stride + li];
-      }
-      r.energy += acc[6 * stride + li];
-    }
   }
 }
 
