@@ -175,7 +175,8 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
     plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank());
 #ifdef SMPI_SAMPLE_FLOPS
     modelled_pairs_ = smpi_model_pairs();
-    if (modelled_pairs_) leaves_ = static_cast<double*>(SMPI_SHARED_MALLOC(plan_.leaf_values() * sizeof(double)));
+    if (modelled_pairs_)  // (at least one value: SimGrid refuses an empty shared block; ranks without tile pairs)
+      leaves_ = static_cast<double*>(SMPI_SHARED_MALLOC(std::max<std::size_t>(1, plan_.leaf_values()) * sizeof(double)));
 #endif
     if (!modelled_pairs_) {
       leaf_store_.resize(plan_.leaf_values());
