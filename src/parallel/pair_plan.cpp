@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace lie::par {
@@ -102,7 +103,6 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     };
     rec(rec, 0, T32);
   };
-  std::map<int, std::size_t> send_peer, recv_peer;  // rank -> index, built in rank order below
   std::map<int, Peer> sends, recvs;
   std::map<int, std::vector<std::size_t>> send_emit;
   std::vector<Node> nodes;

@@ -25,7 +25,6 @@
 // peers listed (Dipolar::compute_tiles).
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -50,8 +49,9 @@ class PairPlan {
 
   PairPlan() = default;
   /// n bodies in tiles of `tile` bodies, `fields` doubles per body and leaf, over `ranks`
-  /// ranks; this process is `rank`. weight: cost of tile pair (I, J) (default: ordered pair
-  /// interactions, 2 n_I n_J off the diagonal, n_I (n_I - 1) on it).
+  /// ranks; this process is `rank`. The weight of tile pair (I, J) is its number of ordered
+  /// pair interactions, 2 n_I n_J off the diagonal, n_I (n_I - 1) on it. Every rank builds
+  /// the whole assignment (O(T^2 log T) work, T = tiles) and keeps its own part.
   PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank);
 
   std::size_t bodies() const { return n_; }

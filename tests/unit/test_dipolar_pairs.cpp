@@ -128,8 +128,12 @@ TEST(DipolarPairs, TilePairSharesPartitionTheWorkAndBalanceIt) {
         largest = std::max(largest, work);
       }
       EXPECT_EQ(next, count) << "n " << n << " ranks " << ranks;
-      if (n == 100 && ranks == 2) EXPECT_LE(largest, 0.6 * total);  // 2934 of 4950 pairs
-      if (n >= 4000 && ranks <= 4) EXPECT_LE(largest, 1.15 * total / ranks) << n << " " << ranks;
+      if (n == 100 && ranks == 2) {
+        EXPECT_LE(largest, 0.6 * total);  // 2934 of 4950 pairs
+      }
+      if (n >= 4000 && ranks <= 4) {
+        EXPECT_LE(largest, 1.15 * total / ranks) << n << " " << ranks;
+      }
     }
   }
 }
