@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdlib>
 #include <random>
 
 #include "groups/so3.hpp"
@@ -46,6 +47,20 @@ const bool kKeys = declare_options({
     {"dipolar.dataset", OptionType::String, "/runs/run_00000/final_state",
      "dataset [N][18] rows (q, p, Q row-major, m) in dipolar.file", {}, "dipolar"},
 });
+
+// SMPI build only (SimGrid's mpi.h defines SMPI_SAMPLE_FLOPS): with LIEBENCH_SMPI_MODEL_PAIRS=1
+// the tile-pair kernel is not run; each rank injects the time of its tile pairs as
+// smpi_execute_flops(ordered pair interactions), i.e. pairs / smpi/host-speed, whose unit is
+// "ordered pair interactions per second" (scripts/smpi/calibrate.sh: the whole-step cost per
+// ordered pair at N = 1000 on one core). Everything else (gathers, subtree sums, exchange,
+// the owners' tree) runs for real. The forces are then zero: a modelled run's state hash is
+// not comparable. The leaves live in one SMPI_SHARED_MALLOC block (contents meaningless then).
+#ifdef SMPI_SAMPLE_FLOPS
+bool smpi_model_pairs() {
+  const char* v = std::getenv("LIEBENCH_SMPI_MODEL_PAIRS");
+  return v != nullptr && std::string(v) == "1";
+}
+#endif
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 
@@ -157,17 +172,16 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
   sums_.resize(7 * range_.size());
   if (tiled()) {
     bodies_.resize(p_.n);
-    const std::size_t per_body = bodies_.tiles * dipolar::kSlotFields;
-    if (p_.n * per_body > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-      throw UsageError("key 'dipolar.N' has value " + std::to_string(p_.n) +
-                       ": too many bodies for the all-pairs slot exchange; use a cutoff (dipolar.cutoff)");
-    slots_.resize(p_.n * per_body);
-    local_slots_.resize(range_.size() * per_body);
-    tile_share_ = dipolar::tile_pair_share(p_.n, bodies_.tile, bodies_.tiles, ctx_.size(), ctx_.rank());
-    slot_counts_.resize(static_cast<std::size_t>(ctx_.size()));
-    for (int r = 0; r < ctx_.size(); ++r)
-      slot_counts_[static_cast<std::size_t>(r)] =
-          static_cast<int>(par::balanced_range(p_.n, ctx_.size(), r).size() * per_body);
+    plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank());
+#ifdef SMPI_SAMPLE_FLOPS
+    modelled_pairs_ = smpi_model_pairs();
+    if (modelled_pairs_)  // (at least one value: SimGrid refuses an empty shared block; ranks without tile pairs)
+      leaves_ = static_cast<double*>(SMPI_SHARED_MALLOC(std::max<std::size_t>(1, plan_.leaf_values()) * sizeof(double)));
+#endif
+    if (!modelled_pairs_) {
+      leaf_store_.resize(plan_.leaf_values());
+      leaves_ = leaf_store_.data();
+    }
   } else {
     partners_.resize(p_.n);
   }
@@ -272,39 +286,51 @@ void Dipolar::gather_partners(const double* y) {
 }
 
 void Dipolar::compute_tiles(bool want_energy) {
-  const std::size_t tiles = bodies_.tiles, per_body = tiles * dipolar::kSlotFields;
-  // Rank k takes a contiguous share of the tile pairs, balanced by their pair counts.
-  const bool shared = ctx_.size() > 1;
-  const dipolar::Range mine = tile_share_;
-  // With one rank every slot is written; with several, the slots of other ranks' tile pairs
-  // must hold +0.0 (all bits zero) for the bitwise-OR exchange.
-  if (shared) std::fill(slots_.begin(), slots_.end(), 0.0);
   const double kappa = p_.dipole_strength;
-  tile_scratch_.resize(static_cast<std::size_t>(omp_get_max_threads()));
-#pragma omp parallel
+  const auto& pairs = plan_.tile_pairs();
+#ifdef SMPI_SAMPLE_FLOPS
+  if (modelled_pairs_) {
+    smpi_execute_flops_benched(plan_.interactions());  // ordered pair interactions of my tile pairs
+  } else
+#endif
   {
-    dipolar::TileScratch& scratch = tile_scratch_[static_cast<std::size_t>(omp_get_thread_num())];
+    tile_scratch_.resize(static_cast<std::size_t>(omp_get_max_threads()));
+#pragma omp parallel
+    {
+      dipolar::TileScratch& scratch = tile_scratch_[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
-    for (std::size_t k = mine.begin; k < mine.end; ++k) {
-      std::size_t I = 0, J = 0;
-      dipolar::tile_pair_at(k, tiles, I, J);
-      dipolar::tile_pair(bodies_, I, J, kappa, pair_, want_energy, slots_.data(), scratch);
+      for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const std::size_t I = pairs[k].first, J = pairs[k].second;
+        dipolar::tile_pair_leaves(bodies_, I, J, kappa, pair_, want_energy, leaves_ + plan_.leaf_offset(I, J),
+                                  leaves_ + plan_.leaf_offset(J, I), scratch);
+      }
     }
   }
-  const double* local = slots_.data() + range_.begin * per_body;
-  if (shared) {
+  // Maximal owned subtrees to the owners of their bodies (parallel/pair_plan.hpp).
+  plan_.pack(leaves_, send_bufs_);
+  if (ctx_.size() == 1) {
+    std::swap(recv_bufs_, send_bufs_);  // the only peer is this rank
+  } else {
     par::ScopedTimer timer(ctx_.timers(), "comm");
-    static_assert(sizeof(double) == sizeof(std::uint64_t));
-    MPI_Reduce_scatter(slots_.data(), local_slots_.data(), slot_counts_.data(), MPI_UINT64_T, MPI_BOR, ctx_.comm());
-    local = local_slots_.data();
+    constexpr int kTag = 1717;
+    const auto& recvs = plan_.recvs();
+    const auto& sends = plan_.sends();
+    recv_bufs_.resize(recvs.size());
+    requests_.resize(recvs.size() + sends.size());
+    for (std::size_t k = 0; k < recvs.size(); ++k) {
+      recv_bufs_[k].resize(recvs[k].values);
+      MPI_Irecv(recv_bufs_[k].data(), static_cast<int>(recvs[k].values), MPI_DOUBLE, recvs[k].rank, kTag,
+                ctx_.comm(), &requests_[k]);
+    }
+    for (std::size_t k = 0; k < sends.size(); ++k)
+      MPI_Isend(send_bufs_[k].data(), static_cast<int>(sends[k].values), MPI_DOUBLE, sends[k].rank, kTag,
+                ctx_.comm(), &requests_[recvs.size() + k]);
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   }
+  plan_.finish(recv_bufs_, sums_.data());
   const std::size_t nl = range_.size();
-#pragma omp parallel for schedule(static) if (nl >= 256)
-  for (std::size_t li = 0; li < nl; ++li) {
-    double* out = &sums_[7 * li];
-    dipolar::combine_slots(local, li, tiles, out);
-    for (int k = 3; k < 6; ++k) out[k] = kappa * out[k];  // g_i = kappa h_i
-  }
+  for (std::size_t li = 0; li < nl; ++li)
+    for (int k = 3; k < 6; ++k) sums_[7 * li + static_cast<std::size_t>(k)] *= kappa;  // g_i = kappa h_i
 }
 
 void Dipolar::build_cells() {

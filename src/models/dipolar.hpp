@@ -16,12 +16,15 @@
 // different model that the suite does not implement.
 //
 // Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
-// Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with all pairs,
-// every pair is computed once (Newton's third law) in fixed tiles of bodies: rank k takes a
-// contiguous share of the tile pairs balanced by pair count, its threads take tile pairs dynamically, every partial sum (body, partner tile) lands in its
-// own slot, the slots reach the owning ranks by MPI_Reduce_scatter (bitwise OR), and each body
-// sums its slots in tile order (dipolar_kernel.hpp). f and every observable are therefore
-// bitwise identical for every ranks x threads layout. With a cutoff, every local body sums
+// Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with
+// `deterministic = true` (default) and all pairs, every pair is computed once (Newton's third
+// law) in fixed tiles of bodies (dipolar_kernel.hpp), decomposed over ranks by
+// par::PairPlan (parallel/pair_plan.hpp): rank k computes a compact 2-D patch of tile pairs
+// (its threads take them dynamically), each (body, partner tile) partial is a leaf of a fixed
+// binary tree over the partner tiles, a rank sums the subtrees whose leaves it holds and sends
+// them, point to point, to the owners of the bodies, which finish the tree. f and every
+// observable are therefore bitwise identical for every ranks x threads layout. With a cutoff,
+// every local body sums
 // over the bodies of its neighbouring cells in (cell, index) order (each pair twice), also
 // bitwise on every layout. `deterministic = false` changes only the global reductions of the
 // observables (plain sums): the tiled pair sums are the fastest path anyway (issue 16: 1.4-2.3x
@@ -43,6 +46,7 @@
 
 #include "models/dipolar_kernel.hpp"
 #include "models/model.hpp"
+#include "parallel/pair_plan.hpp"
 
 namespace lie {
 
@@ -127,9 +131,12 @@ class Dipolar final : public Model {
   std::vector<dipolar::RowSums> rows_;
   std::vector<double> sums_;              // F_i (3), g_i (3), V_i of local bodies
   dipolar::BodySoA bodies_;               // all bodies (unscaled mu), tiled path
-  std::vector<double> slots_, local_slots_;  // [body][tile][kSlotFields]
-  std::vector<int> slot_counts_;          // reduce-scatter counts per rank
-  dipolar::Range tile_share_;  // this rank's tile pairs (tile_pair_share)
+  par::PairPlan plan_;                    // tiled path: tile pairs, leaves, messages
+  std::vector<double> leaf_store_;        // this rank's leaves (plan_.leaf_values())
+  double* leaves_ = nullptr;              // leaf_store_.data(), or one shared block (SMPI, modelled pairs)
+  bool modelled_pairs_ = false;           // SMPI only: LIEBENCH_SMPI_MODEL_PAIRS=1 (dipolar.cpp)
+  std::vector<std::vector<double>> send_bufs_, recv_bufs_;
+  std::vector<MPI_Request> requests_;
   std::vector<dipolar::TileScratch> tile_scratch_;
   struct CellKey {
     std::int64_t z, y, x;

@@ -132,7 +132,7 @@ namespace lie::dipolar {
 std::size_t tile_size_for(std::size_t n) {
   if (n <= kMinTile) return kSmallTile;
   std::size_t tile = kMinTile;
-  while ((n + tile - 1) / tile > kMaxTiles) tile += kMinTile;
+  while ((n + tile - 1) / tile > kMaxTiles && tile < kMaxTile) tile += kMinTile;
   return tile;
 }
 
@@ -306,13 +306,17 @@ __attribute__((always_inline)) inline void pair_block(const TileConsts& k, std::
   }
 }
 
+// Outputs: the partial of row body i (tile I) at row_out + (i - i0) * stride, of column body j
+// (tile J) at col_out + (j - j0) * stride (kSlotFields doubles each; on the diagonal both are
+// the same leaf).
 template <bool kEnergy, bool kDiag>
 __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std::size_t I, std::size_t J, double kappa,
-                                                          const PairParams& pp, double* slots, double* col) {
+                                                          const PairParams& pp, double* row_out, double* col_out,
+                                                          std::size_t stride, double* col) {
   constexpr int L = kPairLanes;
   constexpr std::size_t SB = kSubBlock;
   static_assert(SB % L == 0, "sub-blocks hold whole vector blocks");
-  const std::size_t tile = b.tile, tiles = b.tiles, n = b.n;
+  const std::size_t tile = b.tile, n = b.n;
   const std::size_t i0 = I * tile, i1 = std::min(n, i0 + tile);
   const std::size_t j0 = J * tile, j1 = std::min(n, j0 + tile);
   TileConsts k{b.x.data(), b.y.data(), b.z.data(), b.mx.data(), b.my.data(), b.mz.data(),
@@ -321,7 +325,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
                kappa, pp.masked_r2};
   // Row partials start at zero; sub-blocks of J add to them in increasing order.
   for (std::size_t i = i0; i < i1; ++i)
-    for (int f = 0; f < kSlotFields; ++f) slots[(i * tiles + J) * kSlotFields + static_cast<std::size_t>(f)] = 0.0;
+    for (int f = 0; f < kSlotFields; ++f) row_out[(i - i0) * stride + static_cast<std::size_t>(f)] = 0.0;
   // Sub-blocks of kSubBlock partners j (their positions, dipoles and column sums stay in L1),
   // in increasing order; every i of I against the sub-block, i increasing.
   for (std::size_t s0 = j0; s0 < j1; s0 += SB) {
@@ -357,7 +361,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
         for (int l = 0; l < width; ++l) v[l] = v[2 * l] + v[2 * l + 1];
       return v[0];
     };
-    double* s = slots + (i * tiles + J) * kSlotFields;
+    double* s = row_out + (i - i0) * stride;
     s[0] += tree(a.fx);
     s[1] += tree(a.fy);
     s[2] += tree(a.fz);
@@ -369,7 +373,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
   // Column partials of the sub-block's bodies j (complete: every i of I has been added).
   const double* colf[6] = {k.CFX, k.CFY, k.CFZ, k.CHX, k.CHY, k.CHZ};
   for (std::size_t j = s0; j < s1; ++j) {
-    double* s = slots + (j * tiles + I) * kSlotFields;
+    double* s = col_out + (j - j0) * stride;
     if constexpr (kDiag) {
       for (int f = 0; f < 6; ++f) s[f] += colf[f][j - s0];  // row (j' > j) + column (j' < j)
     } else {
@@ -382,21 +386,21 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
 
 template <bool kEnergy>
 __attribute__((always_inline)) inline void tile_pair_dispatch(const BodySoA& b, std::size_t I, std::size_t J,
-                                                              double kappa, const PairParams& pp, double* slots,
-                                                              double* col) {
+                                                              double kappa, const PairParams& pp, double* row_out,
+                                                              double* col_out, std::size_t stride, double* col) {
   if (I == J)
-    tile_pair_body<kEnergy, true>(b, I, J, kappa, pp, slots, col);
+    tile_pair_body<kEnergy, true>(b, I, J, kappa, pp, row_out, col_out, stride, col);
   else
-    tile_pair_body<kEnergy, false>(b, I, J, kappa, pp, slots, col);
+    tile_pair_body<kEnergy, false>(b, I, J, kappa, pp, row_out, col_out, stride, col);
 }
 
 LIEBENCH_TILE_CLONES
 void tile_pair_kernel(const BodySoA& b, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
-                      bool want_energy, double* slots, double* col) {
+                      bool want_energy, double* row_out, double* col_out, std::size_t stride, double* col) {
   if (want_energy)
-    tile_pair_dispatch<true>(b, I, J, kappa, pp, slots, col);
+    tile_pair_dispatch<true>(b, I, J, kappa, pp, row_out, col_out, stride, col);
   else
-    tile_pair_dispatch<false>(b, I, J, kappa, pp, slots, col);
+    tile_pair_dispatch<false>(b, I, J, kappa, pp, row_out, col_out, stride, col);
 }
 
 }  // namespace
@@ -404,7 +408,15 @@ void tile_pair_kernel(const BodySoA& b, std::size_t I, std::size_t J, double kap
 void tile_pair(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
                bool want_energy, double* slots, TileScratch& scratch) {
   if (scratch.col.size() < 6 * kSubBlock) scratch.col.resize(6 * kSubBlock);
-  tile_pair_kernel(bodies, I, J, kappa, pp, want_energy, slots, scratch.col.data());
+  const std::size_t T = bodies.tiles, t = bodies.tile;
+  tile_pair_kernel(bodies, I, J, kappa, pp, want_energy, slots + (I * t * T + J) * kSlotFields,
+                   slots + (J * t * T + I) * kSlotFields, T * kSlotFields, scratch.col.data());
+}
+
+void tile_pair_leaves(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
+                      bool want_energy, double* row_leaf, double* col_leaf, TileScratch& scratch) {
+  if (scratch.col.size() < 6 * kSubBlock) scratch.col.resize(6 * kSubBlock);
+  tile_pair_kernel(bodies, I, J, kappa, pp, want_energy, row_leaf, col_leaf, kSlotFields, scratch.col.data());
 }
 
 }  // namespace lie::dipolar

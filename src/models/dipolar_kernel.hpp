@@ -82,7 +82,9 @@ void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_
 // function of the state only, and it is written into its own slot (body, partner tile) of a
 // slot array [n][tiles][kSlotFields]: no two tile pairs write the same slot. The final sum of
 // a body runs over its slots in tile order 0, 1, ..., tiles - 1 -- again independent of who
-// computed them. Across ranks the slots are combined by a bitwise OR of the 64-bit patterns
+// computed them. (The model itself no longer uses the slot array: it sums the same partials,
+// as leaves, over a fixed binary tree and exchanges subtree sums, parallel/pair_plan.hpp; the
+// slot functions remain as the reference of the unit tests.) Across ranks the slots are combined by a bitwise OR of the 64-bit patterns
 // (MPI_BOR over MPI_UINT64_T: exactly one rank wrote each slot, the others hold +0.0 = all
 // zero bits), which moves the bits unchanged.
 //
@@ -116,9 +118,13 @@ inline constexpr std::size_t kSmallTile = 64;
 /// The kernel walks the partner tile in sub-blocks of this many bodies (fixed order).
 inline constexpr std::size_t kSubBlock = 128;
 inline constexpr std::size_t kMaxTiles = 16;
+/// Largest tile: beyond 16 tiles of 256 (N > 4096) the tiles stay at 256 bodies and their
+/// number grows (N = 64000: 250 tiles, 31375 tile pairs to share over up to 1024 ranks); the
+/// partials then live in a rank's leaves only (parallel/pair_plan.hpp), not in a full array.
+inline constexpr std::size_t kMaxTile = 256;
 
 /// Tile size for n bodies: kSmallTile up to n = kMinTile, else the smallest multiple of kMinTile
-/// with ceil(n / tile) <= kMaxTiles.
+/// with ceil(n / tile) <= kMaxTiles, at most kMaxTile.
 std::size_t tile_size_for(std::size_t n);
 
 /// All bodies, structure of arrays with unscaled dipoles mu, padded to tiles * tile entries
@@ -144,6 +150,12 @@ struct TileScratch {
 /// All pairs: pp.cutoff2 is not used (the cutoff path has its own cell-list sums).
 void tile_pair(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
                bool want_energy, double* slots, TileScratch& scratch);
+
+/// The same tile pair with the partials written into two leaves (parallel/pair_plan.hpp):
+/// body i of I at row_leaf + (i - I tile) * kSlotFields, body j of J at col_leaf +
+/// (j - J tile) * kSlotFields (I == J: row_leaf == col_leaf). Same bits as tile_pair.
+void tile_pair_leaves(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa, const PairParams& pp,
+                      bool want_energy, double* row_leaf, double* col_leaf, TileScratch& scratch);
 
 /// Number of tile pairs (I, J), I <= J, and the k-th of them in the fixed enumeration
 /// (I = 0: J = 0..tiles-1, then I = 1, ...).

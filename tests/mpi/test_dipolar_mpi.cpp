@@ -108,15 +108,17 @@ TEST(DipolarMpi, FixedStepRkmk4BitwiseForEveryLayout) {
   EXPECT_GT(std::fabs(ref.obs.get("potential_energy")), 1e-3) << "the bodies must interact";
 }
 
-// Each pair once in fixed tiles: 1000 bodies make 8 tiles and 36 tile pairs, shared out over
-// the ranks and threads; 100 bodies make one tile, computed by every rank. The vector field
-// and the potential energy must not change by a bit.
+// Each pair once in fixed tiles, decomposed by par::PairPlan: 1000 bodies make 8 tiles and 36
+// tile pairs, 4500 bodies 18 tiles of 256 (171 tile pairs; ranks own bodies across tile
+// boundaries, subtrees of the partner-tile tree come from several ranks), shared out over the
+// ranks and threads; 100 bodies make one tile. The vector field and the potential energy must
+// not change by a bit.
 TEST(DipolarMpi, TiledPairSumsBitwiseForEveryLayout) {
-  for (const std::size_t n : {100u, 1000u}) {
+  for (const std::size_t n : {100u, 1000u, 4500u}) {
   SCOPED_TRACE("N = " + std::to_string(n));
   DipolarParams p;
   p.n = n;
-  p.spread = n == 100 ? 15.0 : 40.0;
+  p.spread = n == 100 ? 15.0 : n == 1000 ? 40.0 : 70.0;
   p.seed = 9;
   p.lj_attraction = true;
   auto evaluate = [&](par::Context& ctx, std::vector<double>& f, double& V) {

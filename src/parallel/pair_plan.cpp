@@ -1,0 +1,250 @@
+#include "parallel/pair_plan.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace lie::par {
+
+std::uint64_t morton2(std::uint32_t I, std::uint32_t J) {
+  auto spread = [](std::uint64_t v) {  // bit k of v -> bit 2k
+    v &= 0xffffffffULL;
+    v = (v | (v << 16)) & 0x0000ffff0000ffffULL;
+    v = (v | (v << 8)) & 0x00ff00ff00ff00ffULL;
+    v = (v | (v << 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    v = (v | (v << 2)) & 0x3333333333333333ULL;
+    v = (v | (v << 1)) & 0x5555555555555555ULL;
+    return v;
+  };
+  return (spread(I) << 1) | spread(J);
+}
+
+namespace {
+
+// Rank owning global body b under balanced_range(n, P, .).
+int body_owner(std::size_t n, int P, std::size_t b) {
+  const std::size_t p = static_cast<std::size_t>(P), q = n / p, r = n % p;
+  const std::size_t big = r * (q + 1);  // bodies of the first r ranks (q + 1 each)
+  return static_cast<int>(b < big ? b / (q + 1) : r + (b - big) / q);
+}
+
+}  // namespace
+
+PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank)
+    : n_(n), tile_(tile), fields_(fields), ranks_(ranks), rank_(rank) {
+  if (n == 0 || tile == 0 || fields <= 0 || ranks < 1 || rank < 0 || rank >= ranks)
+    throw std::invalid_argument("PairPlan: bad arguments");
+  tiles_ = (n + tile - 1) / tile;
+  if (tiles_ > 0xffffu) throw std::invalid_argument("PairPlan: too many tiles");
+  mine_ = balanced_range(n, ranks, rank);
+  const std::size_t T = tiles_;
+  const auto T32 = static_cast<std::uint32_t>(T);
+
+  // All tile pairs in Z order, each with its weight (ordered pair interactions).
+  struct Item {
+    std::uint64_t key;
+    std::uint32_t I, J;
+  };
+  std::vector<Item> items;
+  items.reserve(T * (T + 1) / 2);
+  for (std::uint32_t I = 0; I < T32; ++I)
+    for (std::uint32_t J = I; J < T32; ++J) items.push_back({morton2(I, J), I, J});
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
+  auto weight = [&](std::uint32_t I, std::uint32_t J) -> std::uint64_t {
+    const std::uint64_t ni = tile_range(I).size(), nj = tile_range(J).size();
+    return I == J ? ni * (ni - 1) : 2 * ni * nj;
+  };
+  unsigned __int128 total = 0;
+  for (const Item& it : items) total += weight(it.I, it.J);
+  // Pair k goes to the rank whose share [r W / P, (r + 1) W / P) holds its weight's midpoint.
+  std::vector<int> owner(T * T, -1);  // owner of leaf (I, t)
+  unsigned __int128 cum = 0;
+  for (const Item& it : items) {
+    const std::uint64_t w = weight(it.I, it.J);
+    int r = 0;
+    if (total > 0) {
+      const unsigned __int128 mid2 = 2 * cum + w;  // twice the midpoint
+      r = static_cast<int>(std::min<unsigned __int128>(static_cast<unsigned __int128>(ranks - 1),
+                                                       mid2 * static_cast<unsigned>(ranks) / (2 * total)));
+    }
+    cum += w;
+    owner[it.I * T + it.J] = r;
+    owner[it.J * T + it.I] = r;
+    if (r == rank) {
+      pairs_.push_back({it.I, it.J});
+      interactions_ += static_cast<double>(w);
+    }
+  }
+  leaf_index_.assign(T * T, -1);
+  for (std::size_t I = 0; I < T; ++I)
+    for (std::size_t t = 0; t < T; ++t)
+      if (owner[I * T + t] == rank) leaf_index_[I * T + t] = static_cast<std::int64_t>(leaf_count_++);
+
+  // Maximal single-owner nodes of every row tile, in increasing lo: (owner, lo, hi).
+  struct Node {
+    int owner;
+    std::uint32_t lo, hi;
+  };
+  auto decompose = [&](std::size_t I, std::vector<Node>& out) {
+    out.clear();
+    const int* row = &owner[I * T];
+    auto rec = [&](auto&& self, std::uint32_t lo, std::uint32_t hi) -> void {
+      bool uniform = true;
+      for (std::uint32_t t = lo + 1; t < hi && uniform; ++t) uniform = row[t] == row[lo];
+      if (uniform) {
+        out.push_back({row[lo], lo, hi});
+        return;
+      }
+      const std::uint32_t mid = split(lo, hi);
+      self(self, lo, mid);
+      self(self, mid, hi);
+    };
+    rec(rec, 0, T32);
+  };
+  std::map<int, Peer> sends, recvs;
+  std::map<int, std::vector<std::size_t>> send_emit;
+  std::vector<Node> nodes;
+  for (std::size_t I = 0; I < T; ++I) {
+    const Range bodies = tile_range(I);
+    const bool local_tile = bodies.begin < mine_.end && mine_.begin < bodies.end;
+    decompose(I, nodes);
+    for (const Node& nd : nodes) {
+      const auto tile32 = static_cast<std::uint32_t>(I);
+      if (nd.owner == rank) {
+        emits_.push_back({tile32, nd.lo, nd.hi});
+        const int d0 = body_owner(n, ranks, bodies.begin), d1 = body_owner(n, ranks, bodies.end - 1);
+        for (int d = d0; d <= d1; ++d) {
+          const Range rd = balanced_range(n, ranks, d);
+          const std::size_t b0 = std::max(rd.begin, bodies.begin), b1 = std::min(rd.end, bodies.end);
+          if (b0 >= b1) continue;
+          Peer& p = sends[d];
+          p.rank = d;
+          p.blocks.push_back({tile32, nd.lo, nd.hi, b0, b1});
+          p.values += (b1 - b0) * static_cast<std::size_t>(fields);
+          send_emit[d].push_back(emits_.size() - 1);
+        }
+      }
+      if (local_tile) {
+        const std::size_t b0 = std::max(mine_.begin, bodies.begin), b1 = std::min(mine_.end, bodies.end);
+        Peer& p = recvs[nd.owner];
+        p.rank = nd.owner;
+        p.blocks.push_back({tile32, nd.lo, nd.hi, b0, b1});
+        p.values += (b1 - b0) * static_cast<std::size_t>(fields);
+      }
+    }
+  }
+  for (auto& [r, p] : sends) {
+    sends_.push_back(std::move(p));
+    send_emit_.push_back(std::move(send_emit[r]));
+  }
+  for (auto& [r, p] : recvs) recvs_.push_back(std::move(p));
+}
+
+std::size_t PairPlan::send_values() const {
+  std::size_t v = 0;
+  for (const Peer& p : sends_) v += p.values;
+  return v;
+}
+
+std::size_t PairPlan::recv_values() const {
+  std::size_t v = 0;
+  for (const Peer& p : recvs_) v += p.values;
+  return v;
+}
+
+// Node [lo, hi) of row tile I for all bodies of the tile from this rank's leaves:
+// out[b * F + f] (b: body within the tile). scratch holds one array per tree depth below.
+void PairPlan::node_from_leaves(std::uint32_t I, std::uint32_t lo, std::uint32_t hi, const double* leaves,
+                                double* out, std::vector<double>& scratch, std::size_t depth) const {
+  const std::size_t count = tile_range(I).size() * static_cast<std::size_t>(fields_);
+  if (hi - lo == 1) {
+    const double* leaf = leaves + leaf_offset(I, lo);
+    std::copy(leaf, leaf + count, out);
+    return;
+  }
+  const std::size_t stride = tile_ * static_cast<std::size_t>(fields_);
+  if (scratch.size() < (depth + 1) * stride) scratch.resize((depth + 1) * stride);
+  const std::uint32_t mid = split(lo, hi);
+  node_from_leaves(I, lo, mid, leaves, out, scratch, depth + 1);
+  node_from_leaves(I, mid, hi, leaves, scratch.data() + depth * stride, scratch, depth + 1);
+  const double* right = scratch.data() + depth * stride;  // (resize above happens before use)
+  for (std::size_t k = 0; k < count; ++k) out[k] = out[k] + right[k];  // node = left + right
+}
+
+void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buffers) const {
+  const std::size_t stride = tile_ * static_cast<std::size_t>(fields_);
+  std::vector<double> values(emits_.size() * stride);
+#pragma omp parallel
+  {
+    std::vector<double> scratch;
+    // deep enough for the whole tree: no resize (no reallocation) inside the recursion
+    std::size_t depth = 1;
+    for (std::size_t w = 1; w < tiles_; w *= 2) ++depth;
+    scratch.resize((depth + 1) * stride);
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t e = 0; e < emits_.size(); ++e)
+      node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values.data() + e * stride, scratch, 0);
+  }
+  buffers.resize(sends_.size());
+  const auto F = static_cast<std::size_t>(fields_);
+  for (std::size_t k = 0; k < sends_.size(); ++k) {
+    std::vector<double>& buf = buffers[k];
+    buf.resize(sends_[k].values);
+    std::size_t pos = 0;
+    for (std::size_t b = 0; b < sends_[k].blocks.size(); ++b) {
+      const Block& blk = sends_[k].blocks[b];
+      const double* src = values.data() + send_emit_[k][b] * stride + (blk.body_begin - blk.tile * tile_) * F;
+      const std::size_t len = (blk.body_end - blk.body_begin) * F;
+      std::copy(src, src + len, buf.data() + pos);
+      pos += len;
+    }
+  }
+}
+
+void PairPlan::finish(const std::vector<std::vector<double>>& buffers, double* out) const {
+  const auto F = static_cast<std::size_t>(fields_);
+  // Received nodes per local tile: (lo, hi, first value of the tile's first local body).
+  struct Got {
+    std::uint32_t lo, hi;
+    const double* data;
+  };
+  const std::size_t t0 = mine_.size() == 0 ? 0 : mine_.begin / tile_;
+  const std::size_t t1 = mine_.size() == 0 ? 0 : (mine_.end - 1) / tile_ + 1;
+  std::vector<std::vector<Got>> got(t1 - t0);
+  for (std::size_t k = 0; k < recvs_.size(); ++k) {
+    std::size_t pos = 0;
+    for (const Block& blk : recvs_[k].blocks) {
+      got[blk.tile - t0].push_back({blk.lo, blk.hi, buffers[k].data() + pos});
+      pos += (blk.body_end - blk.body_begin) * F;
+    }
+  }
+  for (auto& g : got) std::sort(g.begin(), g.end(), [](const Got& a, const Got& b) { return a.lo < b.lo; });
+#pragma omp parallel for schedule(dynamic, 1) if (t1 - t0 > 1)
+  for (std::size_t I = t0; I < t1; ++I) {
+    const std::vector<Got>& g = got[I - t0];
+    const std::size_t b0 = std::max(mine_.begin, I * tile_), b1 = std::min(mine_.end, (I + 1) * tile_);
+    const std::size_t count = (b1 - b0) * F;
+    std::vector<double> scratch;
+    auto rec = [&](auto&& self, std::uint32_t lo, std::uint32_t hi, double* dst, std::size_t depth) -> void {
+      const auto it = std::lower_bound(g.begin(), g.end(), lo, [](const Got& a, std::uint32_t v) { return a.lo < v; });
+      if (it != g.end() && it->lo == lo && it->hi == hi) {
+        std::copy(it->data, it->data + count, dst);
+        return;
+      }
+      if (hi - lo < 2) throw std::logic_error("PairPlan::finish: a leaf was not received");
+      const std::uint32_t mid = split(lo, hi);
+      self(self, lo, mid, dst, depth + 1);
+      double* right = scratch.data() + depth * count;
+      self(self, mid, hi, right, depth + 1);
+      for (std::size_t q = 0; q < count; ++q) dst[q] = dst[q] + right[q];  // node = left + right
+    };
+    std::size_t depth = 1;
+    for (std::size_t w = 1; w < tiles_; w *= 2) ++depth;
+    scratch.resize((depth + 1) * count);
+    rec(rec, 0, static_cast<std::uint32_t>(tiles_), out + (b0 - mine_.begin) * F, 0);
+  }
+}
+
+}  // namespace lie::par
