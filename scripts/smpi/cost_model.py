@@ -336,11 +336,14 @@ def main(argv):
                 rows = parse_lines(f, src)
         except OSError as e:
             raise InputError(f"summary file '{src}': {e.strerror}") from None
+    preds = [predict(r, cal) for r in rows]  # all lines checked before any output
     print("case platform ranks N model_s_per_step sim_s_per_step diff " + ("terms" if explain else ""))
-    for r in rows:
-        t, terms = predict(r, cal)
+    for r, (t, terms) in zip(rows, preds):
         sim = r.get("s_per_step", "na")
-        diff = "na" if sim in ("na", "") else f"{100 * (t - float(sim)) / float(sim):+.0f}%"
+        try:
+            diff = f"{100 * (t - float(sim)) / float(sim):+.0f}%"
+        except (ValueError, ZeroDivisionError):
+            diff = "na"
         extra = " ".join(f"{k}={v:.3e}" for k, v in terms.items()) if explain else ""
         print(f"{r.get('case', r.get('model'))} {r['platform']} {r['ranks']} {r['N']} {t:.4e} {sim} {diff} {extra}")
 
