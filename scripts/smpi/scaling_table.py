@@ -7,6 +7,9 @@ usage: scaling_table.py SUMMARIES.txt OUT_PREFIX [--kind strong|weak]
      OUT_PREFIX.md   `liebench report OUT_PREFIX.h5 --table scaling` (markdown)
      OUT_PREFIX.csv  the same table as CSV (--format csv)
      OUT_PREFIX.png  parallel efficiency against ranks, simulation solid, model dashed
+     OUT_PREFIX_efficiency.md  the README's compact table: efficiency per case and platform at
+                     each simulated rank count, the model's in parentheses, * where the report
+                     flags the run (|model - sim| / sim > 20 % of the seconds per step)
 The liebench of the regular build: $LIEBENCH_BUILD_DIR/liebench (default <source>/build).
 Exit 1 (and no table) if two layouts of one case ended in different final states; bad input:
 exit 2 with one line.
@@ -16,6 +19,31 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def compact(csv_path, md_path):
+    import csv
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    ranks = sorted({int(r["cores"]) for r in rows if int(r["cores"]) > 1})
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["case"], r.get("N", ""), r["platform"]), {})[int(r["cores"])] = r
+    head = "| parallel efficiency, simulated (model) | " + " | ".join(str(p) for p in ranks) + " ranks |"
+    lines = [head, "|---" * (len(ranks) + 1) + "|"]
+    for (case, n, plat), by in sorted(groups.items()):
+        cells = []
+        for p in ranks:
+            r = by.get(p)
+            if r is None:
+                cells.append("")
+                continue
+            flag = " *" if r["flag"].strip() else ""
+            cells.append(f"{100 * float(r['efficiency']):.0f} % ({100 * float(r['model efficiency']):.0f} %){flag}")
+        label = f"{case}" + (f" N = {n}" if n else "") + f", `{plat}`"
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    with open(md_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 def main(argv):
@@ -40,6 +68,7 @@ def main(argv):
             f.write(text)
     with open(out + ".md") as f:
         sys.stdout.write(f.read())
+    compact(out + ".csv", out + "_efficiency.md")
     return 0
 
 
