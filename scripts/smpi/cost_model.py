@@ -171,14 +171,17 @@ def allreduce_rdb(plat, P, nbytes):
 
 def reduce_scatter_default(plat, P, total_bytes):
     """(C5) MPI_Reduce_scatter under SMPI's default selection (run.sh sets none): a reduce to rank
-    0 then a linear scatterv. The reduce is taken as a binomial tree of the whole vector
-    (log2 P rounds): an assumption, not checked against a simulated run."""
+    0 (SimGrid's reduce__default: a linear ireduce, every rank sends its whole vector to rank 0)
+    then a linear scatterv from rank 0. The messages from rank 0's node pass its loopback in
+    parallel; those from other nodes share rank 0's node link one after another; the scatterv
+    likewise. The time of the reduction operator itself is not counted."""
     if P == 1:
         return 0.0
     multi = P > CORES_PER_NODE
-    reduce = _log2ceil(P) * plat.message(total_bytes, multi)
+    off_node = P - min(P, CORES_PER_NODE)
     share = total_bytes / P
-    scatter = plat.message(share, multi) + (P - 2) * share / (plat.bw if multi else plat.lo_bw)
+    reduce = plat.message(total_bytes, multi) + off_node * total_bytes / plat.bw
+    scatter = plat.message(share, multi) + off_node * share / plat.bw
     return reduce + scatter
 
 
@@ -267,7 +270,7 @@ def predict(line, cal, scheme=None):
         terms["halo"] = rhs_per_step * halo
         terms["allgatherv"] = rhs_per_step * records
     elif model == "particles":
-        scheme = scheme or line.get("pair_scheme", "rows")
+        scheme = scheme or line.get("pair_scheme", "tiles")
         if scheme == "rows":
             # (C7) ordered rows: ceil(N/P) bodies against all N - 1 partners
             terms["compute"] = rhs_per_step * cal["PAIR_NS"] * 1e-9 * -(-N // P) * (N - 1)

@@ -35,6 +35,15 @@ read -r chain2 parts16 < <(awk 'BEGIN {
   ag = 0; for (k = 1; k <= 4; ++k) ag += lf[k] * lo + b[k] / (bf[k] * bw)
   parts = 4 * (5e-9 * 250 * 3999 + ag)
   printf "%.12g %.12g\n", chain, parts }')
+#  particles (tiles, the code of this tree), 2 ranks on one node, N = 300: tiles of 128, 128, 44
+#  bodies; tile pairs (0,0) (0,1) (0,2) | (1,1) (1,2) (2,2): rank 0 has 8128 + 16384 + 5632
+#  unordered pairs (2 ordered each); slots S = 300 x 3 x 7 x 8 = 50400 bytes, zero-filled at
+#  10 GB/s; gather 48 x 300 bytes (P = 2, 7200 per rank: ring, one message); reduce-scatter:
+#  S to rank 0, then S / 2 back (one node: no link sharing).
+tiles2=$(awk 'BEGIN { lo = 0.3e-6; bw = 20e9
+  ag = 2.18796 * lo + 7200 / (1.08739 * bw)
+  rs = 3.48845 * lo + 50400 / (0.697866 * bw) + 3.48845 * lo + 25200 / (0.697866 * bw)
+  printf "%.12g", 4 * (2 * 5e-9 * 30144 + 50400 / 10e9 + ag + rs) }')
 chain1=$(awk 'BEGIN { printf "%.12g", 1000 * 500e-9 }')
 parts1=$(awk 'BEGIN { printf "%.12g", 4 * 5e-9 * 4000 * 3999 }')
 # simulated seconds per step: 1.1 x the model (not flagged) and 1.5 x the model (flagged)
@@ -48,9 +57,10 @@ line() {  # case model N ranks platform steps s_per_step hash [extra...]
 {
   line chain chain 1000 1 ib 2 "$(x "$chain1" 1.1)" aa blocks=4
   line chain chain 1000 2 ib 2 "$(x "$chain2" 1.5)" aa blocks=4 kind=strong t_comm=0.001 t_rhs=na future_key=7
-  line particles particles 4000 1 eth 1 "$(x "$parts1" 1.1)" bb
-  line particles particles 4000 16 eth 1 "$(x "$parts16" 1.1)" bb
+  line particles particles 4000 1 eth 1 "$(x "$parts1" 1.1)" bb pair_scheme=rows
+  line particles particles 4000 16 eth 1 "$(x "$parts16" 1.1)" bb pair_scheme=rows
   line particles particles 8000 16 eth 1 0.5 cc kind=weak
+  line tiles particles 300 2 ib 1 "$(x "$tiles2" 1.1)" dd
 } > sum.txt
 
 "${IMPORT[@]}" sum.txt s.h5 --calibration cal.env --plot s.png 2> err.txt && ok "import" || bad "import: $(cat err.txt)"
@@ -60,7 +70,7 @@ line() {  # case model N ranks platform steps s_per_step hash [extra...]
 col() { awk -F, -v want="$1" -v c="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF; ++i) h[$i] = i; next }
         $1 == c && $6 == p { print $h[want] }' t.csv; }
 close() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-6 && (b - a) / b < 1e-6) }'; }
-for c in "chain 1 $chain1" "chain 2 $chain2" "particles 1 $parts1" "particles 16 $parts16"; do
+for c in "chain 1 $chain1" "chain 2 $chain2" "particles 1 $parts1" "particles 16 $parts16" "tiles 2 $tiles2"; do
   read -r cs p want <<< "$c"
   got=$(col "model per step [s]" "$cs" "$p")
   close "$got" "$want" && ok "model $cs $p ranks: $got s per step" || bad "model $cs $p ranks: $got, expected $want"
