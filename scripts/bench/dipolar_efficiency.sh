@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Parallel efficiency of the dipolar force evaluation (the N^2 pair work) on this machine:
 #   1 rank x 1 thread, 2 ranks x 1 thread (mpirun --bind-to core), 1 rank x 2 threads
-# for ordered (deterministic, default) and Newton's-third-law (fast) pair sums.
+# (the tiled pair sums: each pair once, bitwise on every layout; deterministic = false takes the
+# same path since issue 16).
 # efficiency(layout) = t(1x1) / (2 t(layout)), with t the best of REPEATS runs (the machine is
 # shared: the best run is the one least disturbed by other processes).
 #   usage: scripts/bench/dipolar_efficiency.sh [BUILD_DIR] [N] [EVALS] [REPEATS]
@@ -32,9 +33,8 @@ echo "# dipolar force evaluation, N=$N, $EVALS evaluations per run, best of $REP
 echo "# autogroup $(cat /proc/self/autogroup 2>/dev/null || echo n/a)"
 echo "# host $(hostname), $(nproc) cores; load before: $(uptime | sed 's/.*load average: //')"
 printf "%-8s %-10s %14s %14s %10s\n" sums layout s_per_eval comm_s_per_eval efficiency
-for sums in ordered newton3; do
+for sums in tiled; do
   extra=()
-  [[ $sums == newton3 ]] && extra=(--fast)
   declare -A T C
   for layout in 1x1 2x1 1x2; do
     results=""

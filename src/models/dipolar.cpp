@@ -163,6 +163,7 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
                        ": too many bodies for the all-pairs slot exchange; use a cutoff (dipolar.cutoff)");
     slots_.resize(p_.n * per_body);
     local_slots_.resize(range_.size() * per_body);
+    tile_share_ = dipolar::tile_pair_share(p_.n, bodies_.tile, bodies_.tiles, ctx_.size(), ctx_.rank());
     slot_counts_.resize(static_cast<std::size_t>(ctx_.size()));
     for (int r = 0; r < ctx_.size(); ++r)
       slot_counts_[static_cast<std::size_t>(r)] =
@@ -272,12 +273,9 @@ void Dipolar::gather_partners(const double* y) {
 
 void Dipolar::compute_tiles(bool want_energy) {
   const std::size_t tiles = bodies_.tiles, per_body = tiles * dipolar::kSlotFields;
-  // One tile (N <= kMinTile): every rank computes the single tile pair itself (at most 8128
-  // pairs, cheaper than a second collective per evaluation; same bits, the slots being a
-  // function of the state). Otherwise rank k takes a balanced share of the tile pairs.
-  const std::size_t pairs = dipolar::tile_pair_count(tiles);
-  const bool shared = ctx_.size() > 1 && tiles > 1;
-  const par::Range mine = shared ? par::balanced_range(pairs, ctx_.size(), ctx_.rank()) : par::Range{0, pairs};
+  // Rank k takes a contiguous share of the tile pairs, balanced by their pair counts.
+  const bool shared = ctx_.size() > 1;
+  const dipolar::Range mine = tile_share_;
   // With one rank every slot is written; with several, the slots of other ranks' tile pairs
   // must hold +0.0 (all bits zero) for the bitwise-OR exchange.
   if (shared) std::fill(slots_.begin(), slots_.end(), 0.0);
@@ -376,10 +374,7 @@ void Dipolar::compute_rows(bool want_energy) {
     compute_tiles(want_energy);
     return;
   }
-  if (p_.cutoff > 0.0)
-    compute_rows_cells(want_energy);
-  else
-    compute_rows_newton3(want_energy);
+  compute_rows_cells(want_energy);
   // F_i = force + s mu_i (dipolar_kernel.hpp)
   const std::size_t nl = range_.size();
   for (std::size_t li = 0; li < nl; ++li) {
@@ -389,58 +384,6 @@ void Dipolar::compute_rows(bool want_energy) {
     for (int k = 0; k < 3; ++k) out[k] = r.force[k] + r.s * mu[k];
     for (int k = 0; k < 3; ++k) out[3 + k] = r.field[k];
     out[6] = r.energy;
-  }
-}
-
-void Dipolar::compute_rows_newton3(bool want_energy) {
-  const std::size_t nl = range_.size();
-  const std::size_t b = range_.begin, e = range_.end, n = p_.n;
-  // Fast mode: pairs inside this rank once (Newton's third law), remote pairs row-wise.
-  const double kappa = p_.dipole_strength;
-  local_scaled_.resize(nl);
-  local_plain_.resize(nl);
-  for (std::size_t li = 0; li < nl; ++li) {
-    const std::size_t gi = b + li;
-    const double q[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
-    const double km[3] = {partners_.mx[gi], partners_.my[gi], partners_.mz[gi]};
-    local_scaled_.set(li, q, km);
-    local_plain_.set(li, q, &mu_local_[3 * li]);
-  }
-  const std::size_t stride = local_scaled_.npad;
-  const int nt = omp_get_max_threads();
-  thread_acc_.resize(static_cast<std::size_t>(nt));
-#pragma omp parallel num_threads(nt)
-  {
-    std::vector<double>& acc = thread_acc_[static_cast<std::size_t>(omp_get_thread_num())];
-    acc.assign(dipolar::kNewton3Fields * stride, 0.0);
-#pragma omp for schedule(static, 1)
-    for (std::size_t li = 0; li < nl; ++li)
-      dipolar::newton3_row(local_scaled_, local_plain_, li, kappa, pair_, want_energy, acc.data(), stride);
-#pragma omp for schedule(static)
-    for (std::size_t li = 0; li < nl; ++li) {
-      const std::size_t gi = b + li;
-      const double qi[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
-      dipolar::RowSums lo{}, hi{};
-      dipolar::ordered_row(partners_, 0, b, gi, qi, &mu_local_[3 * li], pair_, want_energy, lo);
-      dipolar::ordered_row(partners_, e, n, gi, qi, &mu_local_[3 * li], pair_, want_energy, hi);
-      dipolar::RowSums& r = rows_[li];
-      for (int k = 0; k < 3; ++k) {
-        r.force[k] = lo.force[k] + hi.force[k];
-        r.field[k] = lo.field[k] + hi.field[k];
-      }
-      r.s = lo.s + hi.s;
-      r.energy = 0.5 * (lo.energy + hi.energy);
-    }
-  }
-  for (std::size_t li = 0; li < nl; ++li) {
-    dipolar::RowSums& r = rows_[li];
-    for (const auto& acc : thread_acc_) {
-      for (int k = 0; k < 3; ++k) {
-        r.force[k] += acc[static_cast<std::size_t>(k) * stride + li];
-        r.field[k] += acc[static_cast<std::size_t>(3 + k) * stride + li];
-      }
-      r.energy += acc[6 * stride + li];
-    }
   }
 }
 

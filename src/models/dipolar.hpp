@@ -16,17 +16,16 @@
 // different model that the suite does not implement.
 //
 // Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
-// Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with
-// `deterministic = true` (default) and all pairs, every pair is computed once (Newton's third
-// law) in fixed tiles of bodies: rank k takes a balanced contiguous share of the tile pairs
-// (with a single tile, N <= 128, every rank computes it: no second collective),
-// its threads take tile pairs dynamically, every partial sum (body, partner tile) lands in its
+// Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with all pairs,
+// every pair is computed once (Newton's third law) in fixed tiles of bodies: rank k takes a
+// contiguous share of the tile pairs balanced by pair count, its threads take tile pairs dynamically, every partial sum (body, partner tile) lands in its
 // own slot, the slots reach the owning ranks by MPI_Reduce_scatter (bitwise OR), and each body
 // sums its slots in tile order (dipolar_kernel.hpp). f and every observable are therefore
 // bitwise identical for every ranks x threads layout. With a cutoff, every local body sums
 // over the bodies of its neighbouring cells in (cell, index) order (each pair twice), also
-// bitwise on every layout. With `deterministic = false` pairs inside a rank use Newton's third
-// law and remote pairs are summed row-wise (summation order then depends on the layout).
+// bitwise on every layout. `deterministic = false` changes only the global reductions of the
+// observables (plain sums): the tiled pair sums are the fastest path anyway (issue 16: 1.4-2.3x
+// the former plain Newton's-third-law kernel), so there is no separate non-deterministic one.
 //
 // Initial states ([K] 3.2.2), all drawn on every rank from one seeded stream (mt19937_64,
 // Box-Muller normals) in global order, so they do not depend on the layout either:
@@ -96,7 +95,8 @@ class Dipolar final : public Model {
 
   const DipolarParams& params() const { return p_; }
   std::size_t local_bodies() const { return range_.size(); }
-  /// True if pair sums run in global index order (bitwise layout-independent results).
+  /// True if the observables' global reductions are exact sums (deterministic = true); the pair
+  /// sums are bitwise layout-independent in both modes.
   bool ordered_sums() const { return ctx_.deterministic(); }
   const par::Context& context() const { return ctx_; }
 
@@ -106,11 +106,10 @@ class Dipolar final : public Model {
   void compute_rows(bool want_energy);
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).
   void compute_tiles(bool want_energy);
-  bool tiled() const { return ctx_.deterministic() && !(p_.cutoff > 0.0); }
+  bool tiled() const { return !(p_.cutoff > 0.0); }
   // Cutoff path: cell list over all bodies (cells of side = cutoff, sorted by cell and index).
   void build_cells();
   void compute_rows_cells(bool want_energy);
-  void compute_rows_newton3(bool want_energy);  // deterministic = false, all pairs
   void make_random_state(bool planar);
   void read_state_file();
 
@@ -125,14 +124,13 @@ class Dipolar final : public Model {
   std::vector<double> send_, recv_;       // packed (q, kappa mu)
   std::vector<double> mu_local_;          // unscaled mu_i of local bodies (3 per body)
   dipolar::PartnerSoA partners_;          // all bodies (kappa mu)
-  dipolar::PartnerSoA local_scaled_, local_plain_;  // local bodies (Newton's-third-law mode)
   std::vector<dipolar::RowSums> rows_;
   std::vector<double> sums_;              // F_i (3), g_i (3), V_i of local bodies
   dipolar::BodySoA bodies_;               // all bodies (unscaled mu), tiled path
   std::vector<double> slots_, local_slots_;  // [body][tile][kSlotFields]
   std::vector<int> slot_counts_;          // reduce-scatter counts per rank
+  dipolar::Range tile_share_;  // this rank's tile pairs (tile_pair_share)
   std::vector<dipolar::TileScratch> tile_scratch_;
-  std::vector<std::vector<double>> thread_acc_;
   struct CellKey {
     std::int64_t z, y, x;
     auto operator<=>(const CellKey&) const = default;

@@ -123,81 +123,6 @@ void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_
     ordered_row_body<false>(partners, j_begin, j_end, gi, qi, mui, pp, out);
 }
 
-namespace {
-
-template <bool kEnergy>
-__attribute__((always_inline)) inline void newton3_body(const PartnerSoA& s, const PartnerSoA& p, std::size_t i,
-                                                        double kappa, const PairParams& pp, double* acc,
-                                                        std::size_t stride) {
-  const double xi = s.x[i], yi = s.y[i], zi = s.z[i];
-  const double ux = p.mx[i], uy = p.my[i], uz = p.mz[i];  // unscaled mu_i
-  const double sig2 = pp.sigma * pp.sigma, e48 = 48.0 * pp.eps, e24a = 24.0 * pp.eps * pp.attraction;
-  const double e4 = 4.0 * pp.eps, att = pp.attraction, rc2 = pp.cutoff2;
-  const double* __restrict X = s.x.data();
-  const double* __restrict Y = s.y.data();
-  const double* __restrict Z = s.z.data();
-  const double* __restrict MX = s.mx.data();
-  const double* __restrict MY = s.my.data();
-  const double* __restrict MZ = s.mz.data();
-  double* __restrict AFX = acc;
-  double* __restrict AFY = acc + stride;
-  double* __restrict AFZ = acc + 2 * stride;
-  double* __restrict AGX = acc + 3 * stride;
-  double* __restrict AGY = acc + 4 * stride;
-  double* __restrict AGZ = acc + 5 * stride;
-  const double r2_masked = pp.masked_r2;
-  double fx = 0, fy = 0, fz = 0, gx = 0, gy = 0, gz = 0, en = 0;
-  const std::size_t n = s.n;
-#pragma omp simd reduction(+ : fx, fy, fz, gx, gy, gz, en)
-  for (std::size_t j = i + 1; j < n; ++j) {
-    const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
-    const double r2 = dx * dx + dy * dy + dz * dz;
-    const bool valid = r2 < rc2;
-    const double w = valid ? 1.0 : 0.0;  // masks by a factor 0 (see ordered_row_body)
-    const double inv_r2 = 1.0 / (w * r2 + (1.0 - w) * r2_masked);  // exact select (r2 finite)
-    const double inv_r = std::sqrt(inv_r2);
-    const double inv_r3 = inv_r * inv_r2;
-    const double c2 = 3.0 * inv_r3 * inv_r2;
-    const double s2 = sig2 * inv_r2;
-    const double s6 = s2 * s2 * s2;
-    const double s12 = s6 * s6;
-    const double mjx = MX[j], mjy = MY[j], mjz = MZ[j];
-    const double dd = ux * mjx + uy * mjy + uz * mjz;
-    const double ai = ux * dx + uy * dy + uz * dz;
-    const double aj = mjx * dx + mjy * dy + mjz * dz;
-    const double t = c2 * aj;
-    const double c1 = (e48 * s12 - e24a * s6) * inv_r2 + c2 * dd - 5.0 * ai * t * inv_r2;
-    const double cm = c2 * ai;
-    const double Fx = w * (c1 * dx + cm * mjx + t * ux);
-    const double Fy = w * (c1 * dy + cm * mjy + t * uy);
-    const double Fz = w * (c1 * dz + cm * mjz + t * uz);
-    fx += Fx, fy += Fy, fz += Fz;
-    AFX[j] -= Fx, AFY[j] -= Fy, AFZ[j] -= Fz;
-    gx += w * (inv_r3 * mjx - t * dx);
-    gy += w * (inv_r3 * mjy - t * dy);
-    gz += w * (inv_r3 * mjz - t * dz);
-    const double ki3 = w * kappa * inv_r3, kci = w * kappa * cm;  // g_j = kappa (mu_i/r^3 - 3 (mu_i.r) r / r^5)
-    AGX[j] += ki3 * ux - kci * dx;
-    AGY[j] += ki3 * uy - kci * dy;
-    AGZ[j] += ki3 * uz - kci * dz;
-    if constexpr (kEnergy) en += w * (e4 * (s12 - att * s6) + dd * inv_r3 - ai * t);
-  }
-  AFX[i] += fx, AFY[i] += fy, AFZ[i] += fz;
-  AGX[i] += gx, AGY[i] += gy, AGZ[i] += gz;
-  if constexpr (kEnergy) acc[6 * stride + i] += en;
-}
-
-}  // namespace
-
-LIEBENCH_KERNEL_CLONES
-void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t i, double kappa,
-                 const PairParams& pp, bool want_energy, double* acc, std::size_t stride) {
-  if (want_energy)
-    newton3_body<true>(scaled, plain, i, kappa, pp, acc, stride);
-  else
-    newton3_body<false>(scaled, plain, i, kappa, pp, acc, stride);
-}
-
 }  // namespace lie::dipolar
 
 // ---------------------------------------------------------------------------------------------
@@ -205,6 +130,7 @@ void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t 
 namespace lie::dipolar {
 
 std::size_t tile_size_for(std::size_t n) {
+  if (n <= kMinTile) return kSmallTile;
   std::size_t tile = kMinTile;
   while ((n + tile - 1) / tile > kMaxTiles) tile += kMinTile;
   return tile;
@@ -218,6 +144,37 @@ void BodySoA::resize(std::size_t n_bodies) {
 }
 
 std::size_t tile_pair_count(std::size_t tiles) { return tiles * (tiles + 1) / 2; }
+
+double tile_pair_work(std::size_t n, std::size_t tile, std::size_t I, std::size_t J) {
+  const auto rows = static_cast<double>(std::min(n, (I + 1) * tile) - std::min(n, I * tile));
+  const auto cols = static_cast<double>(std::min(n, (J + 1) * tile) - std::min(n, J * tile));
+  return I == J ? 0.5 * rows * (rows - 1.0) : rows * cols;
+}
+
+Range tile_pair_share(std::size_t n, std::size_t tile, std::size_t tiles, int ranks, int rank) {
+  const std::size_t count = tile_pair_count(tiles);
+  std::vector<double> prefix(count + 1, 0.0);
+  for (std::size_t k = 0; k < count; ++k) {
+    std::size_t I = 0, J = 0;
+    tile_pair_at(k, tiles, I, J);
+    prefix[k + 1] = prefix[k] + tile_pair_work(n, tile, I, J);
+  }
+  // tile pair k goes to the rank whose share [r W/P, (r+1) W/P) holds the middle of its work
+  auto owner = [&](std::size_t k) {
+    if (!(prefix[count] > 0.0)) return 0;  // N = 1: no pairs
+    const double mid = 0.5 * (prefix[k] + prefix[k + 1]);
+    const auto r = static_cast<int>(mid / prefix[count] * ranks);
+    return std::min(r, ranks - 1);
+  };
+  Range out{count, count};
+  for (std::size_t k = 0; k < count; ++k)
+    if (owner(k) == rank) {
+      if (out.begin == count) out.begin = k;
+      out.end = k + 1;
+    }
+  if (out.begin == count) out = {0, 0};
+  return out;
+}
 
 void tile_pair_at(std::size_t k, std::size_t tiles, std::size_t& I, std::size_t& J) {
   I = 0;
@@ -239,8 +196,13 @@ void combine_slots(const double* slots, std::size_t i, std::size_t tiles, double
 
 namespace {
 
-// One tile pair. kMasked: lanes may hold padding (j >= n) or, on a diagonal tile, j <= i;
-// they are masked by a factor w = 0 with a stand-in r^2 (as in ordered_row_body).
+// One tile pair, in vector blocks of kPairLanes partners j.
+// Masks: a block may hold padding (j >= n, at the end of the last tile) or, on a diagonal tile,
+// partners j <= i (the first block of row i). Only such blocks run the masked variant of the
+// lane loop (kMasked): a weight w = 0 (precomputed per block, as doubles, so that the loop stays
+// one 4-wide vector) with a stand-in r^2 (as in ordered_row_body); every other block runs the
+// unmasked loop. Both give the same bits for a valid lane (w = 1: r2 * 1 + 0 * 1 = r2 and
+// 1 * x = x exactly), so where the mask boundaries fall changes no result.
 // Arithmetic: explicit std::fma where a product is added (correctly rounded everywhere, so the
 // x86-64-v4 (AVX-512), x86-64-v3 (AVX2 + FMA) and default clones give the same bits; the
 // default clone calls libm's fma, slow but identical); no other contraction (the file is
@@ -254,29 +216,109 @@ namespace {
 //   an fma as 2 (div and sqrt as 1 each). The compiled x86-64-v3 loop (objdump of
 //   libliebench.so) has exactly these: per 4 pairs 28 vmulpd, 15 vaddpd/vsubpd, 23 vfmadd/
 //   vfnmadd, 1 vdivpd, 1 vsqrtpd (plus loads, stores and a few spills).
-template <bool kEnergy, bool kMasked, bool kDiag>
+struct RowLanes {
+  alignas(64) double fx[kPairLanes], fy[kPairLanes], fz[kPairLanes];
+  alignas(64) double hx[kPairLanes], hy[kPairLanes], hz[kPairLanes], en[kPairLanes];
+};
+
+struct TileConsts {
+  const double* __restrict X;
+  const double* __restrict Y;
+  const double* __restrict Z;
+  const double* __restrict MX;
+  const double* __restrict MY;
+  const double* __restrict MZ;
+  double* __restrict CFX;
+  double* __restrict CFY;
+  double* __restrict CFZ;
+  double* __restrict CHX;
+  double* __restrict CHY;
+  double* __restrict CHZ;
+  double sig2, e48, e24a, e4, att, kappa, r2_masked;
+};
+
+// The lanes of one block [jb, jb + kPairLanes) against body i (position xi, dipole u);
+// s0: first body of the sub-block (column index c = j - s0); wv: the lane weights (kMasked).
+template <bool kEnergy, bool kMasked>
+__attribute__((always_inline)) inline void pair_block(const TileConsts& k, std::size_t jb, std::size_t s0,
+                                                      double xi, double yi, double zi, double ux, double uy,
+                                                      double uz, const double* wv, RowLanes& a) {
+  constexpr int L = kPairLanes;
+  const double* __restrict X = k.X;
+  const double* __restrict Y = k.Y;
+  const double* __restrict Z = k.Z;
+  const double* __restrict MX = k.MX;
+  const double* __restrict MY = k.MY;
+  const double* __restrict MZ = k.MZ;
+  double* __restrict CFX = k.CFX;
+  double* __restrict CFY = k.CFY;
+  double* __restrict CFZ = k.CFZ;
+  double* __restrict CHX = k.CHX;
+  double* __restrict CHY = k.CHY;
+  double* __restrict CHZ = k.CHZ;
+  const double sig2 = k.sig2, e48 = k.e48, e24a = k.e24a, e4 = k.e4, att = k.att, kappa = k.kappa;
+  const double r2_masked = k.r2_masked;
+#pragma omp simd aligned(wv : 32)
+  for (int l = 0; l < L; ++l) {
+    const std::size_t j = jb + static_cast<std::size_t>(l);
+    const std::size_t c = j - s0;
+    const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
+    double r2 = std::fma(dx, dx, std::fma(dy, dy, dz * dz));
+    double w = 1.0;
+    if constexpr (kMasked) {
+      w = wv[l];
+      r2 = w * r2 + (1.0 - w) * r2_masked;  // exact select (r2 finite)
+    }
+    const double inv_r2 = 1.0 / r2;
+    const double inv_r = std::sqrt(inv_r2);
+    const double inv_r3 = inv_r * inv_r2;
+    const double c5 = 3.0 * inv_r3 * inv_r2;  // 3/r^5
+    const double s2 = sig2 * inv_r2;
+    const double s6 = s2 * s2 * s2;
+    const double s12 = s6 * s6;
+    const double mjx = MX[j], mjy = MY[j], mjz = MZ[j];
+    const double dd = std::fma(ux, mjx, std::fma(uy, mjy, uz * mjz));  // mu_i.mu_j
+    const double ai = std::fma(ux, dx, std::fma(uy, dy, uz * dz));     // mu_i.r
+    const double aj = std::fma(mjx, dx, std::fma(mjy, dy, mjz * dz));  // mu_j.r
+    const double tj = c5 * aj, ti = c5 * ai;  // 3 (mu_j.r)/r^5, 3 (mu_i.r)/r^5
+    const double ktj = kappa * tj, kti = kappa * ti;
+    // F_i = [48 eps s12/r^2 - 24 a eps s6/r^2 + 3 kappa dd/r^5 - 15 kappa ai aj/r^7] r
+    //       + 3 kappa/r^5 [(mu_j.r) mu_i + (mu_i.r) mu_j]         (dipolar_kernel.hpp)
+    const double lj = std::fma(e48, s12, -(e24a * s6));
+    const double c1 = std::fma(std::fma(-5.0 * ai, ktj, lj), inv_r2, (kappa * c5) * dd);
+    const double Fx = w * std::fma(c1, dx, std::fma(ktj, ux, kti * mjx));
+    const double Fy = w * std::fma(c1, dy, std::fma(ktj, uy, kti * mjy));
+    const double Fz = w * std::fma(c1, dz, std::fma(ktj, uz, kti * mjz));
+    // h_i = g_i / kappa = mu_j/r^3 - 3 (mu_j.r) r/r^5; h_j likewise with i <-> j (r -> -r)
+    a.fx[l] += Fx;
+    a.fy[l] += Fy;
+    a.fz[l] += Fz;
+    a.hx[l] += w * std::fma(-tj, dx, inv_r3 * mjx);
+    a.hy[l] += w * std::fma(-tj, dy, inv_r3 * mjy);
+    a.hz[l] += w * std::fma(-tj, dz, inv_r3 * mjz);
+    CFX[c] -= Fx;
+    CFY[c] -= Fy;
+    CFZ[c] -= Fz;
+    CHX[c] += w * std::fma(-ti, dx, inv_r3 * ux);
+    CHY[c] += w * std::fma(-ti, dy, inv_r3 * uy);
+    CHZ[c] += w * std::fma(-ti, dz, inv_r3 * uz);
+    if constexpr (kEnergy) a.en[l] += w * std::fma(e4, s12 - att * s6, kappa * std::fma(dd, inv_r3, -(ai * tj)));
+  }
+}
+
+template <bool kEnergy, bool kDiag>
 __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std::size_t I, std::size_t J, double kappa,
                                                           const PairParams& pp, double* slots, double* col) {
   constexpr int L = kPairLanes;
   constexpr std::size_t SB = kSubBlock;
+  static_assert(SB % L == 0, "sub-blocks hold whole vector blocks");
   const std::size_t tile = b.tile, tiles = b.tiles, n = b.n;
   const std::size_t i0 = I * tile, i1 = std::min(n, i0 + tile);
   const std::size_t j0 = J * tile, j1 = std::min(n, j0 + tile);
-  double* __restrict CFX = col;
-  double* __restrict CFY = col + SB;
-  double* __restrict CFZ = col + 2 * SB;
-  double* __restrict CHX = col + 3 * SB;
-  double* __restrict CHY = col + 4 * SB;
-  double* __restrict CHZ = col + 5 * SB;
-  const double* __restrict X = b.x.data();
-  const double* __restrict Y = b.y.data();
-  const double* __restrict Z = b.z.data();
-  const double* __restrict MX = b.mx.data();
-  const double* __restrict MY = b.my.data();
-  const double* __restrict MZ = b.mz.data();
-  const double sig2 = pp.sigma * pp.sigma, e48 = 48.0 * pp.eps, e24a = 24.0 * pp.eps * pp.attraction;
-  const double e4 = 4.0 * pp.eps, att = pp.attraction;
-  const double r2_masked = pp.masked_r2;
+  TileConsts k{b.x.data(), b.y.data(), b.z.data(), b.mx.data(), b.my.data(), b.mz.data(),
+               col,        col + SB,   col + 2 * SB, col + 3 * SB, col + 4 * SB, col + 5 * SB,
+               pp.sigma * pp.sigma, 48.0 * pp.eps, 24.0 * pp.eps * pp.attraction, 4.0 * pp.eps, pp.attraction,
+               kappa, pp.masked_r2};
   // Row partials start at zero; sub-blocks of J add to them in increasing order.
   for (std::size_t i = i0; i < i1; ++i)
     for (int f = 0; f < kSlotFields; ++f) slots[(i * tiles + J) * kSlotFields + static_cast<std::size_t>(f)] = 0.0;
@@ -284,82 +326,48 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
   // in increasing order; every i of I against the sub-block, i increasing.
   for (std::size_t s0 = j0; s0 < j1; s0 += SB) {
   const std::size_t s1 = std::min(j1, s0 + SB);
-  const std::size_t send = kMasked ? (s1 + L - 1) / L * L : s1;  // <= s0 + SB (SB % L == 0)
-  for (std::size_t k = 0; k < 6 * SB; ++k) col[k] = 0.0;
+  const std::size_t full_end = s0 + (s1 - s0) / L * L;  // blocks below hold no padding
+  const std::size_t send = (s1 + L - 1) / L * L;        // <= s0 + SB
+  for (std::size_t c = 0; c < 6 * SB; ++c) col[c] = 0.0;
   const std::size_t ilast = kDiag ? std::min(i1, s1) : i1;  // diagonal: rows i < j only
   for (std::size_t i = i0; i < ilast; ++i) {
-    alignas(64) double fx[L] = {}, fy[L] = {}, fz[L] = {}, hx[L] = {}, hy[L] = {}, hz[L] = {}, en[L] = {};
-    const double xi = X[i], yi = Y[i], zi = Z[i];
-    const double ux = MX[i], uy = MY[i], uz = MZ[i];
-    const std::size_t jstart = kDiag ? std::max(s0, (i + 1) / L * L) : s0;
-    for (std::size_t jb = jstart; jb < send; jb += L) {
-#pragma omp simd aligned(fx, fy, fz, hx, hy, hz, en : 64)
+    RowLanes a{};
+    const double xi = k.X[i], yi = k.Y[i], zi = k.Z[i];
+    const double ux = k.MX[i], uy = k.MY[i], uz = k.MZ[i];
+    std::size_t jb = kDiag ? std::max(s0, (i + 1) / L * L) : s0;
+    alignas(32) double wv[L];
+    // first block of a diagonal row: it may hold j <= i (and padding)
+    if (kDiag && jb < send && jb <= i) {
       for (int l = 0; l < L; ++l) {
         const std::size_t j = jb + static_cast<std::size_t>(l);
-        const std::size_t c = j - s0;
-        const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
-        double r2 = std::fma(dx, dx, std::fma(dy, dy, dz * dz));
-        double w = 1.0;
-        if constexpr (kMasked) {
-          const bool valid = (j < s1) & (!kDiag | (j > i));
-          w = valid ? 1.0 : 0.0;
-          r2 = w * r2 + (1.0 - w) * r2_masked;  // exact select (r2 finite)
-        }
-        const double inv_r2 = 1.0 / r2;
-        const double inv_r = std::sqrt(inv_r2);
-        const double inv_r3 = inv_r * inv_r2;
-        const double c5 = 3.0 * inv_r3 * inv_r2;  // 3/r^5
-        const double s2 = sig2 * inv_r2;
-        const double s6 = s2 * s2 * s2;
-        const double s12 = s6 * s6;
-        const double mjx = MX[j], mjy = MY[j], mjz = MZ[j];
-        const double dd = std::fma(ux, mjx, std::fma(uy, mjy, uz * mjz));  // mu_i.mu_j
-        const double ai = std::fma(ux, dx, std::fma(uy, dy, uz * dz));     // mu_i.r
-        const double aj = std::fma(mjx, dx, std::fma(mjy, dy, mjz * dz));  // mu_j.r
-        const double tj = c5 * aj, ti = c5 * ai;  // 3 (mu_j.r)/r^5, 3 (mu_i.r)/r^5
-        const double ktj = kappa * tj, kti = kappa * ti;
-        // F_i = [48 eps s12/r^2 - 24 a eps s6/r^2 + 3 kappa dd/r^5 - 15 kappa ai aj/r^7] r
-        //       + 3 kappa/r^5 [(mu_j.r) mu_i + (mu_i.r) mu_j]         (dipolar_kernel.hpp)
-        const double lj = std::fma(e48, s12, -(e24a * s6));
-        const double c1 = std::fma(std::fma(-5.0 * ai, ktj, lj), inv_r2, (kappa * c5) * dd);
-        const double Fx = w * std::fma(c1, dx, std::fma(ktj, ux, kti * mjx));
-        const double Fy = w * std::fma(c1, dy, std::fma(ktj, uy, kti * mjy));
-        const double Fz = w * std::fma(c1, dz, std::fma(ktj, uz, kti * mjz));
-        // h_i = g_i / kappa = mu_j/r^3 - 3 (mu_j.r) r/r^5; h_j likewise with i <-> j (r -> -r)
-        fx[l] += Fx;
-        fy[l] += Fy;
-        fz[l] += Fz;
-        hx[l] += w * std::fma(-tj, dx, inv_r3 * mjx);
-        hy[l] += w * std::fma(-tj, dy, inv_r3 * mjy);
-        hz[l] += w * std::fma(-tj, dz, inv_r3 * mjz);
-        CFX[c] -= Fx;
-        CFY[c] -= Fy;
-        CFZ[c] -= Fz;
-        CHX[c] += w * std::fma(-ti, dx, inv_r3 * ux);
-        CHY[c] += w * std::fma(-ti, dy, inv_r3 * uy);
-        CHZ[c] += w * std::fma(-ti, dz, inv_r3 * uz);
-        if constexpr (kEnergy)
-          en[l] += w * std::fma(e4, s12 - att * s6, kappa * std::fma(dd, inv_r3, -(ai * tj)));
+        wv[l] = (j > i && j < s1) ? 1.0 : 0.0;
       }
+      pair_block<kEnergy, true>(k, jb, s0, xi, yi, zi, ux, uy, uz, wv, a);
+      jb += L;
+    }
+    for (; jb < full_end; jb += L) pair_block<kEnergy, false>(k, jb, s0, xi, yi, zi, ux, uy, uz, wv, a);
+    if (jb < send) {  // last block with padding j >= s1
+      for (int l = 0; l < L; ++l) wv[l] = jb + static_cast<std::size_t>(l) < s1 ? 1.0 : 0.0;
+      pair_block<kEnergy, true>(k, jb, s0, xi, yi, zi, ux, uy, uz, wv, a);
     }
     // Fixed combination tree of the lanes: (0+1), (2+3), ... then pairs of those.
     static_assert((L & (L - 1)) == 0, "kPairLanes must be a power of two");
-    auto tree = [](double* a) {
+    auto tree = [](double* v) {
       for (int width = L / 2; width >= 1; width /= 2)
-        for (int l = 0; l < width; ++l) a[l] = a[2 * l] + a[2 * l + 1];
-      return a[0];
+        for (int l = 0; l < width; ++l) v[l] = v[2 * l] + v[2 * l + 1];
+      return v[0];
     };
     double* s = slots + (i * tiles + J) * kSlotFields;
-    s[0] += tree(fx);
-    s[1] += tree(fy);
-    s[2] += tree(fz);
-    s[3] += tree(hx);
-    s[4] += tree(hy);
-    s[5] += tree(hz);
-    if constexpr (kEnergy) s[6] += tree(en);
+    s[0] += tree(a.fx);
+    s[1] += tree(a.fy);
+    s[2] += tree(a.fz);
+    s[3] += tree(a.hx);
+    s[4] += tree(a.hy);
+    s[5] += tree(a.hz);
+    if constexpr (kEnergy) s[6] += tree(a.en);
   }
   // Column partials of the sub-block's bodies j (complete: every i of I has been added).
-  const double* colf[6] = {CFX, CFY, CFZ, CHX, CHY, CHZ};
+  const double* colf[6] = {k.CFX, k.CFY, k.CFZ, k.CHX, k.CHY, k.CHZ};
   for (std::size_t j = s0; j < s1; ++j) {
     double* s = slots + (j * tiles + I) * kSlotFields;
     if constexpr (kDiag) {
@@ -377,11 +385,9 @@ __attribute__((always_inline)) inline void tile_pair_dispatch(const BodySoA& b, 
                                                               double kappa, const PairParams& pp, double* slots,
                                                               double* col) {
   if (I == J)
-    tile_pair_body<kEnergy, true, true>(b, I, J, kappa, pp, slots, col);
-  else if ((J + 1) * b.tile > b.n)
-    tile_pair_body<kEnergy, true, false>(b, I, J, kappa, pp, slots, col);
+    tile_pair_body<kEnergy, true>(b, I, J, kappa, pp, slots, col);
   else
-    tile_pair_body<kEnergy, false, false>(b, I, J, kappa, pp, slots, col);
+    tile_pair_body<kEnergy, false>(b, I, J, kappa, pp, slots, col);
 }
 
 LIEBENCH_TILE_CLONES

@@ -65,17 +65,6 @@ struct RowSums {
 void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_end, std::size_t gi,
                  const double* qi, const double* mui, const PairParams& pp, bool want_energy, RowSums& out);
 
-/// Number of accumulator arrays of newton3_row (fx, fy, fz, gx, gy, gz, energy).
-inline constexpr int kNewton3Fields = 7;
-
-/// Newton's-third-law kernel (fast mode, summation order depends on the layout): the pairs
-/// (i, j), j in (i, n), of one set of particles given twice, `scaled` holding kappa mu and
-/// `plain` the unscaled mu (same positions). Adds the full pair force and field to particle i
-/// and the reactions to every j, into acc[k * stride + index] for the fields k above
-/// (energy: V_ij added to i only, if want_energy).
-void newton3_row(const PartnerSoA& scaled, const PartnerSoA& plain, std::size_t i, double kappa,
-                 const PairParams& pp, bool want_energy, double* acc, std::size_t stride);
-
 // ---------------------------------------------------------------------------------------------
 // Each pair once (Newton's third law) with results bitwise independent of the layout.
 //
@@ -120,11 +109,16 @@ inline constexpr int kSlotFields = 7;
 /// the instructions of the compiled x86-64-v3 loop (objdump).
 inline constexpr int kPairFlops = 91;
 inline constexpr std::size_t kMinTile = 128;
+/// Tile of the small systems (N <= kMinTile): two tiles from N = 65 on, so that two ranks or
+/// threads share the work ([K]'s N = 100: 2016 + 2304 + 630 pairs in three tile pairs). Smaller
+/// tiles would balance better but cost more per pair (per-row overheads: 1.8x at tile 32).
+inline constexpr std::size_t kSmallTile = 64;
 /// The kernel walks the partner tile in sub-blocks of this many bodies (fixed order).
 inline constexpr std::size_t kSubBlock = 128;
 inline constexpr std::size_t kMaxTiles = 16;
 
-/// Tile size for n bodies: the smallest multiple of kMinTile with ceil(n / tile) <= kMaxTiles.
+/// Tile size for n bodies: kSmallTile up to n = kMinTile, else the smallest multiple of kMinTile
+/// with ceil(n / tile) <= kMaxTiles.
 std::size_t tile_size_for(std::size_t n);
 
 /// All bodies, structure of arrays with unscaled dipoles mu, padded to tiles * tile entries
@@ -155,6 +149,17 @@ void tile_pair(const BodySoA& bodies, std::size_t I, std::size_t J, double kappa
 /// (I = 0: J = 0..tiles-1, then I = 1, ...).
 std::size_t tile_pair_count(std::size_t tiles);
 void tile_pair_at(std::size_t k, std::size_t tiles, std::size_t& I, std::size_t& J);
+
+/// Pair interactions of tile pair (I, J) (I == J: the pairs i < j of the tile).
+double tile_pair_work(std::size_t n, std::size_t tile, std::size_t I, std::size_t J);
+
+/// The contiguous range of tile pairs (in the enumeration of tile_pair_at) that rank `rank` of
+/// `ranks` computes: balanced by pair count (each tile pair goes to the rank whose equal share
+/// of the total work holds the middle of the pair's work). Any split gives the same bits.
+struct Range {
+  std::size_t begin = 0, end = 0;
+};
+Range tile_pair_share(std::size_t n, std::size_t tile, std::size_t tiles, int ranks, int rank);
 
 /// Sums the slots of body i in tile order: F[3], h[3] (field / kappa), V.
 void combine_slots(const double* slots, std::size_t i, std::size_t tiles, double* out7);

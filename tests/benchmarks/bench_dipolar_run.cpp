@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   const double pairs = static_cast<double>(n) * static_cast<double>(n - 1);  // ordered pairs per evaluation
   char layout[128];
   std::snprintf(layout, sizeof layout, "ranks=%d threads=%d mode=%s sums=%s", ctx.size(), ctx.threads(), mode.c_str(),
-                fast ? "newton3" : "tiled");
+                fast ? "tiled_plain_reductions" : "tiled");
   if (mode == "force") {
     model.vector_field(0.0, y.data(), f.data());  // warm-up
     ctx.timers().clear();

@@ -79,7 +79,9 @@ std::vector<std::size_t> iota_order(std::size_t count) {
 }  // namespace
 
 TEST(DipolarPairs, TileSizeDependsOnNOnlyAndBoundsTheTiles) {
-  EXPECT_EQ(tile_size_for(1), kMinTile);
+  EXPECT_EQ(tile_size_for(1), kSmallTile);
+  EXPECT_EQ(tile_size_for(128), kSmallTile);
+  EXPECT_EQ(tile_size_for(129), 128u);
   EXPECT_EQ(tile_size_for(2048), 128u);
   EXPECT_EQ(tile_size_for(2049), 256u);
   EXPECT_EQ(tile_size_for(16000), 1024u);
@@ -87,6 +89,41 @@ TEST(DipolarPairs, TileSizeDependsOnNOnlyAndBoundsTheTiles) {
     const std::size_t t = tile_size_for(n);
     EXPECT_EQ(t % kPairLanes, 0u);
     EXPECT_LE((n + t - 1) / t, kMaxTiles) << n;
+  }
+}
+
+// The ranks' shares of the tile pairs: contiguous, in rank order, covering every tile pair once,
+// and balanced by pair count as far as whole tile pairs allow.
+TEST(DipolarPairs, TilePairSharesPartitionTheWorkAndBalanceIt) {
+  for (std::size_t n : {1u, 2u, 65u, 100u, 1000u, 4000u, 16000u}) {
+    const std::size_t tile = tile_size_for(n), tiles = (n + tile - 1) / tile, count = tile_pair_count(tiles);
+    double total = 0.0;
+    for (std::size_t k = 0; k < count; ++k) {
+      std::size_t I = 0, J = 0;
+      tile_pair_at(k, tiles, I, J);
+      total += tile_pair_work(n, tile, I, J);
+    }
+    EXPECT_EQ(total, 0.5 * static_cast<double>(n) * static_cast<double>(n - 1)) << n;
+    for (int ranks : {1, 2, 3, 4, 7}) {
+      std::size_t next = 0;
+      double largest = 0.0;
+      for (int r = 0; r < ranks; ++r) {
+        const Range share = tile_pair_share(n, tile, tiles, ranks, r);
+        if (share.begin == share.end) continue;
+        EXPECT_EQ(share.begin, next) << "n " << n << " ranks " << ranks << " rank " << r;
+        next = share.end;
+        double work = 0.0;
+        for (std::size_t k = share.begin; k < share.end; ++k) {
+          std::size_t I = 0, J = 0;
+          tile_pair_at(k, tiles, I, J);
+          work += tile_pair_work(n, tile, I, J);
+        }
+        largest = std::max(largest, work);
+      }
+      EXPECT_EQ(next, count) << "n " << n << " ranks " << ranks;
+      if (n == 100 && ranks == 2) EXPECT_LE(largest, 0.6 * total);  // 2934 of 4950 pairs
+      if (n >= 4000 && ranks <= 4) EXPECT_LE(largest, 1.15 * total / ranks) << n << " " << ranks;
+    }
   }
 }
 
