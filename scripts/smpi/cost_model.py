@@ -206,35 +206,32 @@ def load_calibration(path):
 
 
 def _tile_size(n):  # dipolar::tile_size_for
+    if n <= 128:
+        return 64
     tile = 128
     while -(-n // tile) > 16:
         tile += 128
     return tile
 
 
-def _balanced(n, parts, i):  # par::balanced_range
-    q, r = divmod(n, parts)
-    b = i * q + min(i, r)
-    return b, b + q + (1 if i < r else 0)
-
-
 def busiest_tile_pairs(n, P):
-    """Unordered pairs of the busiest rank in the tiled path (tile pairs (I, J), I <= J, in the
-    order I = 0: J = 0..T-1, I = 1, ..., balanced over ranks) and the tile count T."""
+    """Unordered pairs of the busiest rank in the tiled path and the tile count T: tile pairs
+    (I, J), I <= J, enumerated I = 0: J = 0..T-1, I = 1, ...; pair (I, J) goes to the rank whose
+    equal share [r W/P, (r + 1) W/P) of all W pairs holds the middle of its pairs
+    (dipolar::tile_pair_share)."""
     tile = _tile_size(n)
     T = max(1, -(-n // tile))
     size = [min(tile, n - I * tile) for I in range(T)]
     pairs = [size[I] * (size[I] - 1) // 2 if I == J else size[I] * size[J] for I in range(T) for J in range(I, T)]
-    if P == 1 or T == 1:
-        return sum(pairs), T
-    prefix = [0]
+    total = sum(pairs)
+    if P == 1 or total == 0:
+        return total, T
+    load = [0] * P
+    done = 0
     for p in pairs:
-        prefix.append(prefix[-1] + p)
-    best = 0
-    for k in range(min(P, len(pairs))):
-        b, e = _balanced(len(pairs), P, k)
-        best = max(best, prefix[e] - prefix[b])
-    return best, T
+        load[min(int((done + 0.5 * p) / total * P), P - 1)] += p
+        done += p
+    return max(load), T
 
 
 def predict(line, cal, scheme=None):
@@ -280,7 +277,7 @@ def predict(line, cal, scheme=None):
             # an ordered pair; the zero fill and MPI_Reduce_scatter of N x T x 7 doubles
             pairs, T = busiest_tile_pairs(N, P)
             slots = N * T * 7 * 8
-            shared = P > 1 and T > 1
+            shared = P > 1
             terms["compute"] = rhs_per_step * (2 * cal["PAIR_NS"] * 1e-9 * pairs + (slots / MEMSET_BPS if shared else 0))
             terms["allgatherv"] = rhs_per_step * allgatherv(plat, P, 6 * 8 * N)
             terms["reduce_scatter"] = rhs_per_step * (reduce_scatter_default(plat, P, slots) if shared else 0.0)

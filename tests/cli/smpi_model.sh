@@ -36,14 +36,15 @@ read -r chain2 parts16 < <(awk 'BEGIN {
   parts = 4 * (5e-9 * 250 * 3999 + ag)
   printf "%.12g %.12g\n", chain, parts }')
 #  particles (tiles, the code of this tree), 2 ranks on one node, N = 300: tiles of 128, 128, 44
-#  bodies; tile pairs (0,0) (0,1) (0,2) | (1,1) (1,2) (2,2): rank 0 has 8128 + 16384 + 5632
-#  unordered pairs (2 ordered each); slots S = 300 x 3 x 7 x 8 = 50400 bytes, zero-filled at
+#  bodies; tile pairs (0,0) (0,1) (0,2) (1,1) (1,2) (2,2) of 8128 16384 5632 8128 5632 946
+#  pairs (44850 in all) go to the rank whose half holds their middle: rank 0 has (0,0) and
+#  (0,1), 24512 unordered pairs (2 ordered each); slots S = 300 x 3 x 7 x 8 = 50400 bytes, zero-filled at
 #  10 GB/s; gather 48 x 300 bytes (P = 2, 7200 per rank: ring, one message); reduce-scatter:
 #  S to rank 0, then S / 2 back (one node: no link sharing).
 tiles2=$(awk 'BEGIN { lo = 0.3e-6; bw = 20e9
   ag = 2.18796 * lo + 7200 / (1.08739 * bw)
   rs = 3.48845 * lo + 50400 / (0.697866 * bw) + 3.48845 * lo + 25200 / (0.697866 * bw)
-  printf "%.12g", 4 * (2 * 5e-9 * 30144 + 50400 / 10e9 + ag + rs) }')
+  printf "%.12g", 4 * (2 * 5e-9 * 24512 + 50400 / 10e9 + ag + rs) }')
 chain1=$(awk 'BEGIN { printf "%.12g", 1000 * 500e-9 }')
 parts1=$(awk 'BEGIN { printf "%.12g", 4 * 5e-9 * 4000 * 3999 }')
 # simulated seconds per step: 1.1 x the model (not flagged) and 1.5 x the model (flagged)
