@@ -29,6 +29,13 @@ LAT_FACTOR = [(65472, 11.6436), (15424, 3.48845), (9376, 2.59299), (5776, 2.1879
 
 PLATFORM_FILES = {"ib": "ib64x16.xml", "eth": "eth64x16.xml"}
 ALLREDUCE_EXACT_BYTES = 72 * 8  # par::ExactSum: 72 int64 words (parallel/exact_sum.hpp)
+# The chain's reduced tridiagonal system, solved by every rank (B - 1 rows per field evaluation),
+# with the per-block work of the partitioned solve: nanoseconds per block and evaluation, one core
+# here (regular build, thread CPU time, fastest of 3): (cpu(N = 2048, blocks = 1024) - cpu(N = 2048,
+# blocks = 1)) / (800 evaluations x 1023) of `liebench_steps --model=chain --N=2048 --blocks=B
+# --initial=random --steps=200` = (0.2818 - 0.2322) s / 818400 = 61 ns (2026-11-24, load ~10).
+# calibration.env may set CHAIN_REDUCED_ROW_NS instead.
+CHAIN_REDUCED_ROW_NS = 61.0
 # Bytes per second of the slot array's zero fill (tiled pair path), one core: the suite's
 # assumption (a typical single-core memset rate), not measured.
 MEMSET_BPS = 10e9
@@ -202,6 +209,10 @@ def load_calibration(path):
             out[k] = float(vals[k])
         except (KeyError, ValueError):
             raise InputError(f"calibration file '{path}' has no number {k}=; rerun scripts/smpi/calibrate.sh") from None
+    try:
+        out["CHAIN_REDUCED_ROW_NS"] = float(vals.get("CHAIN_REDUCED_ROW_NS", CHAIN_REDUCED_ROW_NS))
+    except ValueError:
+        raise InputError(f"calibration file '{path}': CHAIN_REDUCED_ROW_NS is not a number") from None
     return out
 
 
@@ -262,6 +273,7 @@ def predict(line, cal, scheme=None):
         B = int(line["blocks"]) if line.get("blocks", "na") not in ("", "na") else 1024
         links = -(-B // P) * -(-N // B) if P > 1 else N
         terms["compute"] = cal["CHAIN_LINK_STEP_NS"] * 1e-9 * links
+        terms["reduced"] = rhs_per_step * cal["CHAIN_REDUCED_ROW_NS"] * 1e-9 * (B - 1)  # every rank
         halo = 2 * plat.message(24, multi) if P > 1 else 0.0
         records = allgatherv(plat, P, 12 * 8 * B) if P > 1 else 0.0
         terms["halo"] = rhs_per_step * halo

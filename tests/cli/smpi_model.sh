@@ -16,20 +16,22 @@ cat > cal.env <<'EOF'
 HOST_SPEED=2e8f
 PAIR_NS=5
 CHAIN_LINK_STEP_NS=500
+CHAIN_REDUCED_ROW_NS=50
 EOF
 
 # Independent model values (README "Cost model"): SMPI factors of SimGrid 3.32 for messages
 # below 257 bytes (lat 2.01467, bw 0.812084) and for 12000 / 24000 / 48000 / 96000 bytes;
 # both platforms' node loopback: 0.3 us, 20 GB/s.
 #  chain, 2 ranks, N = 1000, 4 blocks, 4 RHS per step: 500 links per rank; per RHS two halo
-#  messages of 24 bytes and the records' allgather (P = 2, 192 bytes per rank: ring, 1 round).
+#  messages of 24 bytes, the records' allgather (P = 2, 192 bytes per rank: ring, 1 round) and
+#  the reduced system of 3 rows on every rank (also on 1 rank).
 #  particles (ordered rows), 16 ranks on one node, N = 4000: 250 rows x 3999 partners per RHS;
 #  allgather of 48 x 4000 bytes, 12000 per rank: Bruck, 4 rounds of 1, 2, 4, 8 shares.
 read -r chain2 parts16 < <(awk 'BEGIN {
   lo = 0.3e-6; bw = 20e9
   msg24 = 2.01467 * lo + 24 / (0.812084 * bw)
   msg192 = 2.01467 * lo + 192 / (0.812084 * bw)
-  chain = 500 * 500e-9 + 4 * (2 * msg24 + msg192)
+  chain = 500 * 500e-9 + 4 * (2 * msg24 + msg192 + 3 * 50e-9)
   split("12000 24000 48000 96000", b, " "); split("2.59299 3.48845 3.48845 11.6436", lf, " ")
   split("0.58729 0.697866 0.697866 0.940694", bf, " ")
   ag = 0; for (k = 1; k <= 4; ++k) ag += lf[k] * lo + b[k] / (bf[k] * bw)
@@ -45,7 +47,7 @@ tiles2=$(awk 'BEGIN { lo = 0.3e-6; bw = 20e9
   ag = 2.18796 * lo + 7200 / (1.08739 * bw)
   rs = 3.48845 * lo + 50400 / (0.697866 * bw) + 3.48845 * lo + 25200 / (0.697866 * bw)
   printf "%.12g", 4 * (2 * 5e-9 * 24512 + 50400 / 10e9 + ag + rs) }')
-chain1=$(awk 'BEGIN { printf "%.12g", 1000 * 500e-9 }')
+chain1=$(awk 'BEGIN { printf "%.12g", 1000 * 500e-9 + 4 * 3 * 50e-9 }')
 parts1=$(awk 'BEGIN { printf "%.12g", 4 * 5e-9 * 4000 * 3999 }')
 # simulated seconds per step: 1.1 x the model (not flagged) and 1.5 x the model (flagged)
 x() { awk -v a="$1" -v f="$2" 'BEGIN { printf "%.12g", a * f }'; }
