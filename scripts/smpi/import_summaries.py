@@ -210,6 +210,7 @@ def write_h5(rows, out, kind, cal_path, cal):
 
 
 def plot(rows, kind, path):
+    """One panel per platform: simulated efficiency solid, the model's dashed, one colour per case."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -217,27 +218,34 @@ def plot(rows, kind, path):
         r["model_s"] = r["_model"]
     sim = efficiency(rows, "seconds", kind)
     mod = efficiency(rows, "model_s", kind)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    platforms = sorted({g[1] for g in sim})
+    cases = sorted({(g[0],) + g[2:] for g in sim})
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, g in enumerate(sorted(sim)):
-        c = colors[i % len(colors)]
-        label = f"{g[0]}" + (f" N={g[2]}" if len(g) > 2 else "") + f" ({g[1]})"
-        ps, es = zip(*sim[g])
-        ax.plot(ps, [100 * e for e in es], marker="o", color=c, label=label + " simulated")
-        ps, es = zip(*mod[g])
-        ax.plot(ps, [100 * e for e in es], linestyle="--", marker="x", color=c, label=label + " model")
-    ax.set_xscale("log", base=2)
+    fig, axes = plt.subplots(1, len(platforms), figsize=(5.5 * len(platforms), 4.5), squeeze=False, sharey=True)
     ticks = sorted({int(r["ranks"]) for r in rows})
-    ax.set_xticks(ticks)
-    ax.set_xticklabels([str(t) for t in ticks])
-    ax.set_xlabel("simulated ranks (16 per node)")
-    ax.set_ylabel("parallel efficiency [%]" + (" T1 / (P TP)" if kind == "strong" else " T1 / TP"))
-    ax.set_ylim(0, 115)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
-    ax.set_title(f"{kind} scaling, SimGrid SMPI (solid) and cost model (dashed)")
+    for ax, plat in zip(axes[0], platforms):
+        for i, c in enumerate(cases):
+            g = (c[0], plat) + c[1:]
+            if g not in sim:
+                continue
+            label = c[0] + (f" N={c[1]}" if len(c) > 1 else "")
+            ps, es = zip(*sim[g])
+            ax.plot(ps, [100 * e for e in es], marker="o", color=colors[i % len(colors)], label=label + ", simulated")
+            ps, es = zip(*mod[g])
+            ax.plot(ps, [100 * e for e in es], linestyle="--", marker="x", color=colors[i % len(colors)],
+                    label=label + ", model")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([str(t) for t in ticks])
+        ax.set_xlabel("simulated ranks (16 per node)")
+        ax.set_ylim(0, 115)
+        ax.grid(True, alpha=0.3)
+        ax.set_title(f"platform {plat}")
+        ax.legend(fontsize=7)
+    axes[0][0].set_ylabel("parallel efficiency [%]" + (" T1 / (P TP)" if kind == "strong" else " T1 / TP"))
+    fig.suptitle(f"{kind} scaling on simulated clusters: SimGrid SMPI (solid), cost model (dashed)")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=110)
 
 
 def main(argv):
