@@ -3,7 +3,7 @@
 liebench_steps run from its case, N, ranks and platform. Formulas and their sources:
 scripts/smpi/README.md, section "Cost model" (the equation numbers (C1)-(C9) below are its).
 
-usage: cost_model.py [--calibration FILE] [--explain] [SUMMARIES.txt | -]
+usage: cost_model.py [--calibration FILE] [--explain] [--pair-scheme rows|tiles] [SUMMARIES.txt | -]
   reads rank-0 summary lines (key=value pairs, e.g. results/smpi/strong_summaries.txt) and
   prints per line: case, platform, ranks, N, model and simulated seconds per step, their
   relative difference (model - sim) / sim and the model's terms per step.
@@ -325,6 +325,7 @@ def parse_lines(stream, name):
 def main(argv):
     cal_path = os.path.join(HERE, "calibration.env")
     explain = False
+    scheme = None
     args = []
     it = iter(argv)
     for a in it:
@@ -334,8 +335,13 @@ def main(argv):
             cal_path = a.split("=", 1)[1]
         elif a == "--explain":
             explain = True
+        elif a == "--pair-scheme":
+            scheme = next(it, "")
+        elif a.startswith("--pair-scheme="):
+            scheme = a.split("=", 1)[1]
         elif a.startswith("--"):
-            raise InputError(f"option '{a}' unknown; usage: cost_model.py [--calibration FILE] [--explain] [FILE|-]")
+            raise InputError(f"option '{a}' unknown; usage: cost_model.py [--calibration FILE] [--explain] "
+                             "[--pair-scheme rows|tiles] [FILE|-]")
         else:
             args.append(a)
     cal = load_calibration(cal_path)
@@ -348,7 +354,7 @@ def main(argv):
                 rows = parse_lines(f, src)
         except OSError as e:
             raise InputError(f"summary file '{src}': {e.strerror}") from None
-    preds = [predict(r, cal) for r in rows]  # all lines checked before any output
+    preds = [predict(r, cal, scheme if r.get("model") == "particles" else None) for r in rows]  # all lines checked before any output
     print("case platform ranks N model_s_per_step sim_s_per_step diff " + ("terms" if explain else ""))
     for r, (t, terms) in zip(rows, preds):
         sim = r.get("s_per_step", "na")
