@@ -92,15 +92,16 @@ class Platform:
                         _bandwidth(c.get("loopback_bw")), int(hi) - int(lo) + 1)
 
     def message(self, nbytes, cross_node, flows_per_link=1, flows_total=1):
-        """(C2) one message of nbytes: lat_factor x route latency + bytes / rate, the rate the
-        smaller of bw_factor x bandwidth (one flow alone) and the fair share of the node link
-        (flows_per_link flows leave one node) and of the backbone (flows_total flows)."""
+        """(C2) one message of nbytes: lat_factor x route latency + bytes / rate, the rate
+        bw_factor x the smallest of the bandwidth and the fair shares of the node link
+        (flows_per_link flows leave one node) and of the backbone (flows_total flows): the
+        factor scales the shared rate too (checked with allgather_check.sh --shift)."""
         if nbytes <= 0:
             return 0.0
         if cross_node:
             route_lat = 2 * self.lat + self.bb_lat
-            rate = min(factor(BW_FACTOR, nbytes) * min(self.bw, self.bb_bw), self.bw / flows_per_link,
-                       self.bb_bw / flows_total)
+            rate = factor(BW_FACTOR, nbytes) * min(self.bw, self.bb_bw, self.bw / flows_per_link,
+                                                   self.bb_bw / flows_total)
         else:
             route_lat = self.lo_lat
             rate = factor(BW_FACTOR, nbytes) * self.lo_bw  # loopback: a fat pipe per node
