@@ -47,6 +47,15 @@ tiles2=$(awk 'BEGIN { lo = 0.3e-6; bw = 20e9
   ag = 2.18796 * lo + 7200 / (1.08739 * bw)
   rs = 3.48845 * lo + 50400 / (0.697866 * bw) + 3.48845 * lo + 25200 / (0.697866 * bw)
   printf "%.12g", 4 * (2 * 5e-9 * 24512 + 50400 / 10e9 + ag + rs) }')
+#  particles (rows) on 32 ranks of eth (2 nodes), N = 3200: 100 rows x 3199 partners; the
+#  gather: 4800 bytes per rank, Bruck (P < 64, share < 8192), 5 rounds of 1, 2, 4, 8, 16
+#  shares, all between nodes (L = 2 x 10 + 5 us), k = 1, 2, 4, 8, 16 messages sharing a node's
+#  10 Gb/s link: rate = bw_f x 1.25e9 / k.
+eth32=$(awk 'BEGIN { L = 25e-6; bw = 1.25e9
+  split("4800 9600 19200 38400 76800", b, " "); split("1.88101 2.59299 3.48845 3.48845 11.6436", lf, " ")
+  split("0.77493 0.58729 0.697866 0.697866 0.940694", bf, " ")
+  ag = 0; for (k = 1; k <= 5; ++k) ag += lf[k] * L + b[k] / (bf[k] * bw / 2 ^ (k - 1))
+  printf "%.12g", 4 * (5e-9 * 100 * 3199 + ag) }')
 chain1=$(awk 'BEGIN { printf "%.12g", 1000 * 500e-9 + 4 * 3 * 50e-9 }')
 parts1=$(awk 'BEGIN { printf "%.12g", 4 * 5e-9 * 4000 * 3999 }')
 # simulated seconds per step: 1.1 x the model (not flagged) and 1.5 x the model (flagged)
@@ -64,6 +73,7 @@ line() {  # case model N ranks platform steps s_per_step hash [extra...]
   line particles particles 4000 16 eth 1 "$(x "$parts16" 1.1)" bb pair_scheme=rows
   line particles particles 8000 16 eth 1 0.5 cc kind=weak
   line tiles particles 300 2 ib 1 "$(x "$tiles2" 1.1)" dd
+  line eth32 particles 3200 32 eth 1 "$(x "$eth32" 1.1)" ee pair_scheme=rows
 } > sum.txt
 
 "${IMPORT[@]}" sum.txt s.h5 --calibration cal.env --plot s.png 2> err.txt && ok "import" || bad "import: $(cat err.txt)"
@@ -73,7 +83,7 @@ line() {  # case model N ranks platform steps s_per_step hash [extra...]
 col() { awk -F, -v want="$1" -v c="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF; ++i) h[$i] = i; next }
         $1 == c && $6 == p { print $h[want] }' t.csv; }
 close() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-6 && (b - a) / b < 1e-6) }'; }
-for c in "chain 1 $chain1" "chain 2 $chain2" "particles 1 $parts1" "particles 16 $parts16" "tiles 2 $tiles2"; do
+for c in "chain 1 $chain1" "chain 2 $chain2" "particles 1 $parts1" "particles 16 $parts16" "tiles 2 $tiles2" "eth32 32 $eth32"; do
   read -r cs p want <<< "$c"
   got=$(col "model per step [s]" "$cs" "$p")
   close "$got" "$want" && ok "model $cs $p ranks: $got s per step" || bad "model $cs $p ranks: $got, expected $want"
