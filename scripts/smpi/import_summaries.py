@@ -136,10 +136,11 @@ def write_h5(rows, out, kind, cal_path, cal):
     cols["method"] = [r.get("method", "na") for r in rows]
     for src, name in INT_COLUMNS.items():
         if any(r.get(src, "na") not in ("", "na") for r in rows):
-            cols[name] = np.array([int(r[src]) if r.get(src, "na") not in ("", "na") else -1 for r in rows], np.int64)
+            cols[name] = np.array([number(r, src, int) if r.get(src, "na") not in ("", "na") else -1 for r in rows],
+                                  np.int64)
     for src, name in REAL_COLUMNS.items():
         if any(r.get(src, "na") not in ("", "na", "none") for r in rows):
-            cols[name] = np.array([float(r[src]) if r.get(src, "na") not in ("", "na", "none") else np.nan
+            cols[name] = np.array([number(r, src, float) if r.get(src, "na") not in ("", "na", "none") else np.nan
                                    for r in rows])
     cols["cores"] = np.array([int(r["ranks"]) * int(r.get("threads", "1")) for r in rows], np.int64)
     cols["components"] = np.array([int(r["N"]) for r in rows], np.int64)
@@ -157,6 +158,17 @@ def write_h5(rows, out, kind, cal_path, cal):
              "model_per_step": "cost model: predicted seconds per step (scripts/smpi/cost_model.py; README 'Cost model')",
              "simulator_wall_seconds": "wall time of the simulation on this machine"}
     tmp = out + ".tmp"
+    try:
+        write_file(h5py, tmp, rows, cols, key_columns, descr, kind, cal_path, cal)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    os.replace(tmp, out)
+
+
+def write_file(h5py, tmp, rows, cols, key_columns, descr, kind, cal_path, cal):
+    n = len(rows)
     with h5py.File(tmp, "w") as f:
         f.attrs["liebench_format"] = "liebench-study/1"
         f.attrs["layout_documentation"] = "results/README.md of the liebench sources"
@@ -206,7 +218,6 @@ def write_h5(rows, out, kind, cal_path, cal):
             for name, v in phases.items():
                 d = t.create_dataset(name, data=np.array([v]))
                 d.attrs["unit"] = np.bytes_(b"s")
-    os.replace(tmp, out)
 
 
 def plot(rows, kind, path):
