@@ -1,76 +1,76 @@
 #!/usr/bin/python3
-"""Strong-scaling table and plot from the rank-0 summary lines of scripts/smpi/scaling.sh.
+"""Tables and plot of a simulated scaling study from the rank-0 summary lines of
+scripts/smpi/scaling.sh, in the suite's formats:
 
-usage: scaling_table.py SUMMARIES.txt OUT_PREFIX  -> OUT_PREFIX.md, .csv, .png
-Efficiency of P ranks: T_1 / (P T_P) with T the simulated seconds per step; T_1 is the
-fastest 1-rank run of the case over the platforms (one rank does not touch the network, so its
-runs differ only by the noise of the measured compute, ~10 % on a loaded machine). Exit 1 (and no table) if two layouts of one case ended in different final states.
+usage: scaling_table.py SUMMARIES.txt OUT_PREFIX [--kind strong|weak]
+  -> OUT_PREFIX.h5   the scaling-study file (import_summaries.py: simulated runs + cost model)
+     OUT_PREFIX.md   `liebench report OUT_PREFIX.h5 --table scaling` (markdown)
+     OUT_PREFIX.csv  the same table as CSV (--format csv)
+     OUT_PREFIX.png  parallel efficiency against ranks, simulation solid, model dashed
+     OUT_PREFIX_efficiency.md  the README's compact table: efficiency per case and platform at
+                     each simulated rank count, the model's in parentheses, * where the report
+                     flags the run (|model - sim| / sim > 20 % of the seconds per step)
+The liebench of the regular build: $LIEBENCH_BUILD_DIR/liebench (default <source>/build).
+Exit 1 (and no table) if two layouts of one case ended in different final states; bad input:
+exit 2 with one line.
 """
-import collections
+import os
+import subprocess
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: scaling_table.py SUMMARIES.txt OUT_PREFIX")
-    rows = []
-    with open(sys.argv[1]) as f:
-        for line in f:
-            if line.startswith("case="):
-                rows.append(dict(kv.split("=", 1) for kv in line.split()))
-    groups = collections.defaultdict(dict)
-    hashes = collections.defaultdict(set)
+def compact(csv_path, md_path):
+    import csv
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    ranks = sorted({int(r["cores"]) for r in rows if int(r["cores"]) > 1})
+    groups = {}
     for r in rows:
-        groups[(r["case"], r["N"], r["platform"])][int(r["ranks"])] = r
-        hashes[(r["case"], r["N"])].add(r["state_hash"])
-    bad = [k for k, h in hashes.items() if len(h) != 1]
-    if bad:
-        sys.exit(f"scaling_table.py: different final states across layouts for {bad}")
-    out = sys.argv[2]
-    md = ["| case | N | platform | ranks | simulated s/step | speedup | efficiency | simulator wall s | final-state hash |",
-          "|---|---|---|---|---|---|---|---|---|"]
-    csv = ["case,N,platform,ranks,s_per_step,speedup,efficiency,wall_seconds,state_hash"]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    t1_of = {}
-    for (case, n, plat), by_p in groups.items():
-        if 1 in by_p:
-            t = float(by_p[1]["s_per_step"])
-            t1_of[(case, n)] = min(t, t1_of.get((case, n), t))
-    for (case, n, plat), by_p in sorted(groups.items()):
-        if (case, n) not in t1_of:
-            continue
-        t1 = t1_of[(case, n)]
-        ps, effs = [], []
-        for p in sorted(by_p):
-            r = by_p[p]
-            t = float(r["s_per_step"])
-            s = t1 / t
-            e = s / p
-            ps.append(p)
-            effs.append(100 * e)
-            md.append(f"| {case} | {n} | {plat} | {p} | {t:.4g} | {s:.1f} | {100 * e:.0f} % | {float(r['wall_seconds']):.0f} | `{r['state_hash']}` |")
-            csv.append(f"{case},{n},{plat},{p},{t:.6g},{s:.4g},{e:.4g},{r['wall_seconds']},{r['state_hash']}")
-        ax.plot(ps, effs, marker="o", label=f"{case} N={n} ({plat})")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("simulated ranks (16 per node)")
-    ax.set_ylabel("parallel efficiency T1 / (P TP) [%]")
-    ax.set_ylim(0, 110)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_title("strong scaling, SimGrid SMPI (RKMK4)")
-    fig.tight_layout()
-    fig.savefig(out + ".png", dpi=120)
-    with open(out + ".md", "w") as f:
-        f.write("\n".join(md) + "\n")
-    with open(out + ".csv", "w") as f:
-        f.write("\n".join(csv) + "\n")
-    print("\n".join(md))
+        groups.setdefault((r["case"], r.get("N", ""), r["platform"]), {})[int(r["cores"])] = r
+    head = "| parallel efficiency, simulated (model) | " + " | ".join(str(p) for p in ranks) + " ranks |"
+    lines = [head, "|---" * (len(ranks) + 1) + "|"]
+    for (case, n, plat), by in sorted(groups.items()):
+        cells = []
+        for p in ranks:
+            r = by.get(p)
+            if r is None:
+                cells.append("")
+                continue
+            flag = " *" if r["flag"].strip() else ""
+            cells.append(f"{100 * float(r['efficiency']):.0f} % ({100 * float(r['model efficiency']):.0f} %){flag}")
+        label = f"{case}" + (f" N = {n}" if n else "") + f", `{plat}`"
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    with open(md_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main(argv):
+    if len(argv) < 2 or argv[0].startswith("--") or argv[1].startswith("--"):
+        print("usage: scaling_table.py SUMMARIES.txt OUT_PREFIX [--kind strong|weak]", file=sys.stderr)
+        return 2
+    src, out, rest = argv[0], argv[1], argv[2:]
+    build = os.environ.get("LIEBENCH_BUILD_DIR") or os.path.join(HERE, "..", "..", "build")
+    liebench = os.path.join(build, "liebench")
+    if not os.access(liebench, os.X_OK):
+        print(f"scaling_table.py: '{liebench}' not found: build the regular variant (scripts/setup.sh) or set "
+              "LIEBENCH_BUILD_DIR", file=sys.stderr)
+        return 2
+    st = subprocess.call([sys.executable, os.path.join(HERE, "import_summaries.py"), src, out + ".h5",
+                          "--plot", out + ".png"] + rest)
+    if st != 0:
+        return st
+    for fmt, ext in (("md", ".md"), ("csv", ".csv")):
+        text = subprocess.run([liebench, "report", out + ".h5", "--table", "scaling", "--format", fmt],
+                              check=True, capture_output=True, text=True).stdout
+        with open(out + ext, "w") as f:
+            f.write(text)
+    with open(out + ".md") as f:
+        sys.stdout.write(f.read())
+    compact(out + ".csv", out + "_efficiency.md")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

@@ -32,6 +32,9 @@ const bool kKeys = declare_options({
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kFailed = "failed";
+/// The scaling table flags a simulated run whose cost-model seconds per step differ from the
+/// simulated ones by more than this fraction (|model - sim| / sim).
+constexpr double kModelFlag = 0.20;
 
 const std::set<std::string> kStepColumns = {"method", "steps", "h", "tol"};
 
@@ -464,6 +467,14 @@ std::vector<io::Table> scaling_tables(const StudyFile& f, io::TableFormat format
     t.header.push_back(p + " [s]");
     t.numeric.push_back(true);
   }
+  // Simulated studies (scripts/smpi/import_summaries.py) carry the cost model's seconds per
+  // step: its efficiency by the same rule, and the relative difference of the seconds per step.
+  const bool with_model = s.has("model_per_step");
+  if (with_model)
+    for (const char* c : {"model per step [s]", "model efficiency", "model vs sim", "flag"}) {
+      t.header.push_back(c);
+      t.numeric.push_back(std::string(c) != "flag");
+    }
   const int digits = format == io::TableFormat::Csv ? 6 : 3;
   for (std::size_t i = 0; i < s.rows(); ++i) {
     const std::string key = group_label(s, groups, i) + "|" + text_at(s, "method", i);
@@ -490,11 +501,26 @@ std::vector<io::Table> scaling_tables(const StudyFile& f, io::TableFormat format
     row.push_back(bad ? kFailed : io::fmt_fixed(speedup, 2));
     row.push_back(bad ? kFailed : io::fmt_fixed(eff, 2));
     for (const auto& p : phases) row.push_back(failed_at(s, i) ? kFailed : io::fmt_sci(max_of(i, p), digits));
+    if (with_model) {
+      const double m_i = real_at(s, "model_per_step", i), m_b = real_at(s, "model_per_step", base);
+      const double m_eff = mode == "weak" ? m_b / m_i : m_b * cores_b / (m_i * cores);
+      const double per_step = t_i / real_at(s, "steps", i);
+      const double diff = (m_i - per_step) / per_step;  // relative difference of the seconds per step
+      row.push_back(io::fmt_sci(m_i, digits));
+      row.push_back(io::fmt_fixed(m_eff, 2));
+      row.push_back(failed_at(s, i) ? kFailed : io::fmt_fixed(100.0 * diff, 0) + " %");
+      row.push_back(!failed_at(s, i) && std::fabs(diff) > kModelFlag ? "> 20 %" : "");
+    }
     t.rows.push_back(std::move(row));
   }
   add_failures(f, t);
-  t.notes.push_back("time = phase 'integrate' (time stepping without sampling); rhs = model vector field (timed by "
-                    "liebench), algebra = integrate - rhs, io = writing the final state; timings vary between runs");
+  if (with_model)
+    t.notes.push_back("simulated runs (SimGrid SMPI): time = simulated seconds of the stepping loop; model = the cost "
+                      "model of scripts/smpi/README.md (\"Cost model\"), its efficiency by the same rule; model vs sim "
+                      "= (model - sim) / sim of the seconds per step; flag: |model vs sim| > 20 %");
+  if (!with_model)
+    t.notes.push_back("time = phase 'integrate' (time stepping without sampling); rhs = model vector field (timed by "
+                      "liebench), algebra = integrate - rhs, io = writing the final state; timings vary between runs");
   return {t};
 }
 
