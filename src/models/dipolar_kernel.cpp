@@ -145,37 +145,6 @@ void BodySoA::resize(std::size_t n_bodies) {
 
 std::size_t tile_pair_count(std::size_t tiles) { return tiles * (tiles + 1) / 2; }
 
-double tile_pair_work(std::size_t n, std::size_t tile, std::size_t I, std::size_t J) {
-  const auto rows = static_cast<double>(std::min(n, (I + 1) * tile) - std::min(n, I * tile));
-  const auto cols = static_cast<double>(std::min(n, (J + 1) * tile) - std::min(n, J * tile));
-  return I == J ? 0.5 * rows * (rows - 1.0) : rows * cols;
-}
-
-Range tile_pair_share(std::size_t n, std::size_t tile, std::size_t tiles, int ranks, int rank) {
-  const std::size_t count = tile_pair_count(tiles);
-  std::vector<double> prefix(count + 1, 0.0);
-  for (std::size_t k = 0; k < count; ++k) {
-    std::size_t I = 0, J = 0;
-    tile_pair_at(k, tiles, I, J);
-    prefix[k + 1] = prefix[k] + tile_pair_work(n, tile, I, J);
-  }
-  // tile pair k goes to the rank whose share [r W/P, (r+1) W/P) holds the middle of its work
-  auto owner = [&](std::size_t k) {
-    if (!(prefix[count] > 0.0)) return 0;  // N = 1: no pairs
-    const double mid = 0.5 * (prefix[k] + prefix[k + 1]);
-    const auto r = static_cast<int>(mid / prefix[count] * ranks);
-    return std::min(r, ranks - 1);
-  };
-  Range out{count, count};
-  for (std::size_t k = 0; k < count; ++k)
-    if (owner(k) == rank) {
-      if (out.begin == count) out.begin = k;
-      out.end = k + 1;
-    }
-  if (out.begin == count) out = {0, 0};
-  return out;
-}
-
 void tile_pair_at(std::size_t k, std::size_t tiles, std::size_t& I, std::size_t& J) {
   I = 0;
   std::size_t row = tiles;  // pairs (I, I..tiles-1)

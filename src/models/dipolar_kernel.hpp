@@ -162,16 +162,7 @@ void tile_pair_leaves(const BodySoA& bodies, std::size_t I, std::size_t J, doubl
 std::size_t tile_pair_count(std::size_t tiles);
 void tile_pair_at(std::size_t k, std::size_t tiles, std::size_t& I, std::size_t& J);
 
-/// Pair interactions of tile pair (I, J) (I == J: the pairs i < j of the tile).
-double tile_pair_work(std::size_t n, std::size_t tile, std::size_t I, std::size_t J);
 
-/// The contiguous range of tile pairs (in the enumeration of tile_pair_at) that rank `rank` of
-/// `ranks` computes: balanced by pair count (each tile pair goes to the rank whose equal share
-/// of the total work holds the middle of the pair's work). Any split gives the same bits.
-struct Range {
-  std::size_t begin = 0, end = 0;
-};
-Range tile_pair_share(std::size_t n, std::size_t tile, std::size_t tiles, int ranks, int rank);
 
 /// Sums the slots of body i in tile order: F[3], h[3] (field / kappa), V.
 void combine_slots(const double* slots, std::size_t i, std::size_t tiles, double* out7);

@@ -99,45 +99,6 @@ TEST(DipolarPairs, TileSizeDependsOnNOnlyAndBoundsTheTiles) {
   }
 }
 
-// The ranks' shares of the tile pairs: contiguous, in rank order, covering every tile pair once,
-// and balanced by pair count as far as whole tile pairs allow.
-TEST(DipolarPairs, TilePairSharesPartitionTheWorkAndBalanceIt) {
-  for (std::size_t n : {1u, 2u, 65u, 100u, 1000u, 4000u, 16000u}) {
-    const std::size_t tile = tile_size_for(n), tiles = (n + tile - 1) / tile, count = tile_pair_count(tiles);
-    double total = 0.0;
-    for (std::size_t k = 0; k < count; ++k) {
-      std::size_t I = 0, J = 0;
-      tile_pair_at(k, tiles, I, J);
-      total += tile_pair_work(n, tile, I, J);
-    }
-    EXPECT_EQ(total, 0.5 * static_cast<double>(n) * static_cast<double>(n - 1)) << n;
-    for (int ranks : {1, 2, 3, 4, 7}) {
-      std::size_t next = 0;
-      double largest = 0.0;
-      for (int r = 0; r < ranks; ++r) {
-        const Range share = tile_pair_share(n, tile, tiles, ranks, r);
-        if (share.begin == share.end) continue;
-        EXPECT_EQ(share.begin, next) << "n " << n << " ranks " << ranks << " rank " << r;
-        next = share.end;
-        double work = 0.0;
-        for (std::size_t k = share.begin; k < share.end; ++k) {
-          std::size_t I = 0, J = 0;
-          tile_pair_at(k, tiles, I, J);
-          work += tile_pair_work(n, tile, I, J);
-        }
-        largest = std::max(largest, work);
-      }
-      EXPECT_EQ(next, count) << "n " << n << " ranks " << ranks;
-      if (n == 100 && ranks == 2) {
-        EXPECT_LE(largest, 0.6 * total);  // 2934 of 4950 pairs
-      }
-      if (n >= 4000 && ranks <= 4) {
-        EXPECT_LE(largest, 1.15 * total / ranks) << n << " " << ranks;
-      }
-    }
-  }
-}
-
 TEST(DipolarPairs, TilePairsCoverEveryPairOnce) {
   for (std::size_t tiles : {1u, 2u, 3u, 8u, 32u}) {
     std::set<std::pair<std::size_t, std::size_t>> seen;
