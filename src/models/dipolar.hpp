@@ -16,8 +16,8 @@
 // different model that the suite does not implement.
 //
 // Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
-// Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with
-// `deterministic = true` (default) and all pairs, every pair is computed once (Newton's third
+// Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with all pairs
+// (either value of `deterministic`), every pair is computed once (Newton's third
 // law) in fixed tiles of bodies (dipolar_kernel.hpp), decomposed over ranks by
 // par::PairPlan (parallel/pair_plan.hpp): rank k computes a compact 2-D patch of tile pairs
 // (its threads take them dynamically), each (body, partner tile) partial is a leaf of a fixed

@@ -162,8 +162,6 @@ void tile_pair_leaves(const BodySoA& bodies, std::size_t I, std::size_t J, doubl
 std::size_t tile_pair_count(std::size_t tiles);
 void tile_pair_at(std::size_t k, std::size_t tiles, std::size_t& I, std::size_t& J);
 
-
-
 /// Sums the slots of body i in tile order: F[3], h[3] (field / kappa), V.
 void combine_slots(const double* slots, std::size_t i, std::size_t tiles, double* out7);
 

@@ -30,6 +30,13 @@ int body_owner(std::size_t n, int P, std::size_t b) {
   return static_cast<int>(b < big ? b / (q + 1) : r + (b - big) / q);
 }
 
+// Levels of the fixed tree over `tiles` partner tiles (root 0): recursion depth bound.
+std::size_t tree_depth(std::size_t tiles) {
+  std::size_t depth = 1;
+  for (std::size_t w = 1; w < tiles; w *= 2) ++depth;
+  return depth;
+}
+
 }  // namespace
 
 PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank)
@@ -180,9 +187,7 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
   {
     std::vector<double> scratch;
     // deep enough for the whole tree: no resize (no reallocation) inside the recursion
-    std::size_t depth = 1;
-    for (std::size_t w = 1; w < tiles_; w *= 2) ++depth;
-    scratch.resize((depth + 1) * stride);
+    scratch.resize((tree_depth(tiles_) + 1) * stride);
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t e = 0; e < emits_.size(); ++e)
       node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values.data() + e * stride, scratch, 0);
@@ -240,9 +245,7 @@ void PairPlan::finish(const std::vector<std::vector<double>>& buffers, double* o
       self(self, mid, hi, right, depth + 1);
       for (std::size_t q = 0; q < count; ++q) dst[q] = dst[q] + right[q];  // node = left + right
     };
-    std::size_t depth = 1;
-    for (std::size_t w = 1; w < tiles_; w *= 2) ++depth;
-    scratch.resize((depth + 1) * count);
+    scratch.resize((tree_depth(tiles_) + 1) * count);
     rec(rec, 0, static_cast<std::uint32_t>(tiles_), out + (b0 - mine_.begin) * F, 0);
   }
 }
