@@ -166,7 +166,7 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
     displs_[static_cast<std::size_t>(r)] = static_cast<int>(6 * rr.begin);
   }
   send_.resize(6 * range_.size());
-  recv_.resize(6 * p_.n);
+  if (!tiled()) recv_.resize(6 * p_.n);  // the tiled path receives only the tiles it needs
   mu_local_.resize(3 * range_.size());
   rows_.resize(range_.size());
   sums_.resize(7 * range_.size());
@@ -266,6 +266,10 @@ void Dipolar::gather_partners(const double* y) {
     out[0] = s[0], out[1] = s[1], out[2] = s[2];
     out[3] = mu[0], out[4] = mu[1], out[5] = mu[2];
   }
+  if (tiled()) {
+    exchange_positions();
+    return;
+  }
   {
     par::ScopedTimer timer(ctx_.timers(), "comm");
     if (ctx_.size() > 1)
@@ -274,14 +278,48 @@ void Dipolar::gather_partners(const double* y) {
     else
       std::copy(send_.begin(), send_.end(), recv_.begin());
   }
-  if (tiled()) {
-    for (std::size_t j = 0; j < p_.n; ++j) bodies_.set(j, &recv_[6 * j], &recv_[6 * j + 3]);
-    return;
-  }
   for (std::size_t j = 0; j < p_.n; ++j) {
     const double* mu = &recv_[6 * j + 3];
     const double kmu[3] = {kappa * mu[0], kappa * mu[1], kappa * mu[2]};
     partners_.set(j, &recv_[6 * j], kmu);
+  }
+}
+
+// The tiled path's positions: only the tiles this rank's tile pairs read, from the owners of
+// their bodies (parallel/pair_plan.hpp, "Positions"); own bodies copied from send_.
+void Dipolar::exchange_positions() {
+  auto put = [&](std::size_t j, const double* v) { bodies_.set(j, v, v + 3); };
+  for (const par::Range& r : plan_.body_own())
+    for (std::size_t j = r.begin; j < r.end; ++j) put(j, &send_[6 * (j - range_.begin)]);
+  const auto& sends = plan_.body_sends();
+  const auto& recvs = plan_.body_recvs();
+  if (sends.empty() && recvs.empty()) return;
+  {
+    par::ScopedTimer timer(ctx_.timers(), "comm");
+    constexpr int kTag = 1716;
+    pos_recv_bufs_.resize(recvs.size());
+    pos_send_bufs_.resize(sends.size());
+    requests_.resize(recvs.size() + sends.size());
+    for (std::size_t k = 0; k < recvs.size(); ++k) {
+      pos_recv_bufs_[k].resize(6 * recvs[k].bodies);
+      MPI_Irecv(pos_recv_bufs_[k].data(), static_cast<int>(6 * recvs[k].bodies), MPI_DOUBLE, recvs[k].rank, kTag,
+                ctx_.comm(), &requests_[k]);
+    }
+    for (std::size_t k = 0; k < sends.size(); ++k) {
+      std::vector<double>& buf = pos_send_bufs_[k];
+      buf.resize(6 * sends[k].bodies);
+      double* out = buf.data();
+      for (const par::Range& r : sends[k].ranges)
+        out = std::copy(&send_[6 * (r.begin - range_.begin)], &send_[6 * (r.end - range_.begin)], out);
+      MPI_Isend(buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, sends[k].rank, kTag, ctx_.comm(),
+                &requests_[recvs.size() + k]);
+    }
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  }
+  for (std::size_t k = 0; k < recvs.size(); ++k) {
+    const double* v = pos_recv_bufs_[k].data();
+    for (const par::Range& r : recvs[k].ranges)
+      for (std::size_t j = r.begin; j < r.end; ++j, v += 6) put(j, v);
   }
 }
 

@@ -105,7 +105,10 @@ class Dipolar final : public Model {
   const par::Context& context() const { return ctx_; }
 
  private:
-  void gather_partners(const double* y);  // allgather (q_j, mu_j) into bodies_ or partners_
+  // (q_j, mu_j) of the partners: into bodies_ (tiled: the needed tiles, exchange_positions) or
+  // partners_ (cutoff path: an allgather of all bodies)
+  void gather_partners(const double* y);
+  void exchange_positions();
   // Pair sums of every local body into sums_ (F_i, g_i, V_i: 7 values per body).
   void compute_rows(bool want_energy);
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).
@@ -130,12 +133,13 @@ class Dipolar final : public Model {
   dipolar::PartnerSoA partners_;          // all bodies (kappa mu)
   std::vector<dipolar::RowSums> rows_;
   std::vector<double> sums_;              // F_i (3), g_i (3), V_i of local bodies
-  dipolar::BodySoA bodies_;               // all bodies (unscaled mu), tiled path
+  dipolar::BodySoA bodies_;               // tiled path: unscaled mu; only the needed tiles filled
   par::PairPlan plan_;                    // tiled path: tile pairs, leaves, messages
   std::vector<double> leaf_store_;        // this rank's leaves (plan_.leaf_values())
   double* leaves_ = nullptr;              // leaf_store_.data(), or one shared block (SMPI, modelled pairs)
   bool modelled_pairs_ = false;           // SMPI only: LIEBENCH_SMPI_MODEL_PAIRS=1 (dipolar.cpp)
-  std::vector<std::vector<double>> send_bufs_, recv_bufs_;
+  std::vector<std::vector<double>> send_bufs_, recv_bufs_;          // leaf exchange
+  std::vector<std::vector<double>> pos_send_bufs_, pos_recv_bufs_;  // position exchange
   std::vector<MPI_Request> requests_;
   std::vector<dipolar::TileScratch> tile_scratch_;
   struct CellKey {

@@ -147,6 +147,52 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     send_emit_.push_back(std::move(send_emit[r]));
   }
   for (auto& [r, p] : recvs) recvs_.push_back(std::move(p));
+
+  // Positions: the ranks that need each tile (owners of a tile pair in its row or column).
+  std::vector<std::vector<int>> needers(T);
+  for (std::size_t I = 0; I < T; ++I)
+    for (std::size_t J = I; J < T; ++J) {
+      const int r = owner[I * T + J];
+      needers[I].push_back(r);
+      needers[J].push_back(r);
+    }
+  for (auto& v : needers) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  }
+  std::map<int, BodyPeer> bsends, brecvs;
+  for (std::size_t t = 0; t < T; ++t) {
+    const Range bodies = tile_range(t);
+    // sends: my bodies of tile t to every other rank needing t
+    const std::size_t m0 = std::max(mine_.begin, bodies.begin), m1 = std::min(mine_.end, bodies.end);
+    if (m0 < m1)
+      for (int r : needers[t]) {
+        if (r == rank) continue;
+        BodyPeer& p = bsends[r];
+        p.rank = r;
+        p.ranges.push_back({m0, m1});
+        p.bodies += m1 - m0;
+      }
+    // receives: the bodies of tile t from their owners, if I need t
+    if (!std::binary_search(needers[t].begin(), needers[t].end(), rank)) continue;
+    needed_tiles_.push_back(static_cast<std::uint32_t>(t));
+    const int d0 = body_owner(n, ranks, bodies.begin), d1 = body_owner(n, ranks, bodies.end - 1);
+    for (int d = d0; d <= d1; ++d) {
+      const Range rd = balanced_range(n, ranks, d);
+      const std::size_t b0 = std::max(rd.begin, bodies.begin), b1 = std::min(rd.end, bodies.end);
+      if (b0 >= b1) continue;
+      if (d == rank) {
+        body_own_.push_back({b0, b1});
+        continue;
+      }
+      BodyPeer& p = brecvs[d];
+      p.rank = d;
+      p.ranges.push_back({b0, b1});
+      p.bodies += b1 - b0;
+    }
+  }
+  for (auto& [r, p] : bsends) body_sends_.push_back(std::move(p));
+  for (auto& [r, p] : brecvs) body_recvs_.push_back(std::move(p));
 }
 
 std::size_t PairPlan::send_values() const {

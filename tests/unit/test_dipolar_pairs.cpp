@@ -220,12 +220,31 @@ std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairPa
   std::mt19937 g(seed);
   for (int r = 0; r < P; ++r) {
     const PairPlan& plan = plans[static_cast<std::size_t>(r)];
+    // The rank's positions: only its own needed bodies and what the owners send it; every other
+    // body is NaN (a read of a body the plan did not deliver poisons the sums).
+    BodySoA mine = s;
+    for (auto* v : {&mine.x, &mine.y, &mine.z, &mine.mx, &mine.my, &mine.mz})
+      std::fill(v->begin(), v->begin() + static_cast<std::ptrdiff_t>(s.n), std::nan(""));
+    auto deliver = [&](const lie::par::Range& range) {
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        const double q[3] = {s.x[j], s.y[j], s.z[j]}, mu[3] = {s.mx[j], s.my[j], s.mz[j]};
+        mine.set(j, q, mu);
+      }
+    };
+    for (const lie::par::Range& range : plan.body_own()) deliver(range);
+    for (const PairPlan::BodyPeer& from : plan.body_recvs()) {
+      const PairPlan& sender = plans[static_cast<std::size_t>(from.rank)];
+      auto it = std::find_if(sender.body_sends().begin(), sender.body_sends().end(),
+                             [&](const PairPlan::BodyPeer& p) { return p.rank == r; });
+      EXPECT_NE(it, sender.body_sends().end()) << "rank " << from.rank << " sends no positions to " << r;
+      for (const lie::par::Range& range : from.ranges) deliver(range);
+    }
     std::vector<double> leaves(plan.leaf_values(), std::nan(""));
     auto pairs = plan.tile_pairs();
     if (seed != 0) std::shuffle(pairs.begin(), pairs.end(), g);
     TileScratch scratch;
     for (const auto& [I, J] : pairs)
-      tile_pair_leaves(s, I, J, kappa, pp, true, leaves.data() + plan.leaf_offset(I, J),
+      tile_pair_leaves(mine, I, J, kappa, pp, true, leaves.data() + plan.leaf_offset(I, J),
                        leaves.data() + plan.leaf_offset(J, I), scratch);
     plan.pack(leaves.data(), sent[static_cast<std::size_t>(r)]);
   }
@@ -281,6 +300,37 @@ TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
           }
         }
       }
+      // positions: what r sends to d is what d expects from r, range for range; a rank receives
+      // (or has) exactly the bodies of the tiles its tile pairs read, each once
+      for (int r = 0; r < P; ++r) {
+        const PairPlan& plan = plans[static_cast<std::size_t>(r)];
+        for (const PairPlan::BodyPeer& to : plan.body_sends()) {
+          ASSERT_NE(to.rank, r);
+          const auto& rv = plans[static_cast<std::size_t>(to.rank)].body_recvs();
+          auto it = std::find_if(rv.begin(), rv.end(), [&](const PairPlan::BodyPeer& p) { return p.rank == r; });
+          ASSERT_NE(it, rv.end());
+          ASSERT_EQ(it->ranges.size(), to.ranges.size());
+          EXPECT_EQ(it->bodies, to.bodies);
+          for (std::size_t k = 0; k < to.ranges.size(); ++k) {
+            EXPECT_EQ(it->ranges[k].begin, to.ranges[k].begin);
+            EXPECT_EQ(it->ranges[k].end, to.ranges[k].end);
+          }
+        }
+        std::size_t senders = 0;
+        for (int d = 0; d < P; ++d)
+          for (const PairPlan::BodyPeer& to : plans[static_cast<std::size_t>(d)].body_sends()) senders += to.rank == r;
+        EXPECT_EQ(senders, plan.body_recvs().size()) << "n " << n << " P " << P << " rank " << r;
+        std::vector<int> have(n, 0), want(n, 0);
+        for (const lie::par::Range& range : plan.body_own())
+          for (std::size_t j = range.begin; j < range.end; ++j) ++have[j];
+        for (const PairPlan::BodyPeer& from : plan.body_recvs())
+          for (const lie::par::Range& range : from.ranges)
+            for (std::size_t j = range.begin; j < range.end; ++j) ++have[j];
+        for (const auto& [I, J] : plan.tile_pairs())
+          for (const std::size_t t : {I, J})
+            for (std::size_t j = plan.tile_range(t).begin; j < plan.tile_range(t).end; ++j) want[j] = 1;
+        EXPECT_EQ(have, want) << "n " << n << " P " << P << " rank " << r;
+      }
       for (std::size_t I = 0; I < T; ++I)
         for (std::size_t J = I; J < T; ++J) EXPECT_EQ(owners[I * T + J], 1) << "n " << n << " P " << P;
       EXPECT_EQ(interactions, static_cast<double>(n) * static_cast<double>(n - 1)) << "n " << n << " P " << P;
@@ -297,16 +347,26 @@ TEST(DipolarPairs, PlanBalancesWorkAtN64000On1024Ranks) {
   const int P = 1024;
   const double W = static_cast<double>(n) * static_cast<double>(n - 1);
   const double one_pair = 2.0 * static_cast<double>(tile) * static_cast<double>(tile);
-  std::size_t max_send = 0, max_recv = 0, max_peers = 0;
+  std::size_t max_send = 0, max_recv = 0, max_peers = 0, max_bodies = 0, max_body_peers = 0;
   for (const int r : {0, 1, 100, 511, 512, 777, 1022, 1023}) {
     const PairPlan plan(n, tile, kSlotFields, P, r);
     EXPECT_LE(std::fabs(plan.interactions() - W / P), one_pair) << "rank " << r;
+    std::size_t bodies = 0;
+    for (const PairPlan::BodyPeer& from : plan.body_recvs()) bodies += from.bodies;
+    max_bodies = std::max(max_bodies, bodies);
+    max_body_peers = std::max({max_body_peers, plan.body_sends().size(), plan.body_recvs().size()});
     max_send = std::max(max_send, plan.send_values());
     max_recv = std::max(max_recv, plan.recv_values());
     max_peers = std::max({max_peers, plan.sends().size(), plan.recvs().size()});
   }
   // A compact patch: well under the old exchange (the full slot array, 64000 x 16 x 7).
   EXPECT_LT(max_send, 64000u * 16u * 7u / 20u);
+  // positions: a patch reads a few row and column tiles, not all 64000 bodies
+  EXPECT_LT(max_bodies, n / 10);
+  RecordProperty("max_position_bodies", std::to_string(max_bodies));
+  RecordProperty("max_position_peers", std::to_string(max_body_peers));
+  std::printf("N = 64000, P = 1024: sampled ranks receive <= %zu bodies' positions from <= %zu peers\n", max_bodies,
+              max_body_peers);
   RecordProperty("tiles", std::to_string((n + tile - 1) / tile));
   RecordProperty("max_send_doubles", std::to_string(max_send));
   RecordProperty("max_recv_doubles", std::to_string(max_recv));
