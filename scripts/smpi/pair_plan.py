@@ -4,11 +4,12 @@ who computes which tile pair, and the messages of one field evaluation of the pa
 all-pairs path -- the point-to-point "expand" of positions and dipoles before the pair kernel
 and the exchange of the maximal owned subtrees after it -- for every rank at once.
 
-usage: pair_plan.py N P [--check | --dump]
+usage: pair_plan.py N P [--check | --dump | --messages expand|exchange]
   prints the plan's per-rank extremes; --check: the internal consistency checks (exit 1 on a
   failure); --dump: one line per rank, "rank R interactions X tile_pairs K leaves L sends
   PEER:VALUES:BLOCKS... recvs PEER:VALUES:BLOCKS...", the format of the C++ PairPlan dump used to
-  check this replica (scripts/smpi/README.md, "Cost model", (C10)).
+  check this replica (scripts/smpi/README.md, "Cost model", (C10)); --messages PHASE: the
+  messages of one phase, "SRC DST BYTES" a line, self excluded (phase_check.c reads them).
 
 The rules, as in the C++ (the comments there say why):
 * tiles of dipolar::tile_size_for(N) bodies (64 up to N = 128, else the smallest multiple of 128
@@ -278,12 +279,24 @@ def check(plan):
 def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     opts = [a for a in argv if a.startswith("--")]
-    if len(args) != 2 or not all(a.isdigit() and int(a) > 0 for a in args) or not set(opts) <= {"--check", "--dump"}:
-        print(f"pair_plan.py: arguments '{' '.join(argv)}': usage: pair_plan.py N P [--check | --dump]",
-              file=sys.stderr)
+    phase = None
+    if "--messages" in argv:
+        k = argv.index("--messages")
+        phase = argv[k + 1] if k + 1 < len(argv) else ""
+        if phase in args:
+            args.remove(phase)
+    if (len(args) != 2 or not all(a.isdigit() and int(a) > 0 for a in args)
+            or not set(opts) <= {"--check", "--dump", "--messages"} or phase not in (None, "expand", "exchange")):
+        print(f"pair_plan.py: arguments '{' '.join(argv)}': usage: pair_plan.py N P "
+              "[--check | --dump | --messages expand|exchange]", file=sys.stderr)
         return 2
     n, P = int(args[0]), int(args[1])
     plan = Plan(n, P)
+    if phase:
+        m = plan.expand_bytes() if phase == "expand" else plan.exchange_bytes()
+        for s, d in zip(*np.nonzero(m)):
+            print(s, d, m[s, d])
+        return 0
     if "--dump" in opts:
         fmt = lambda peers: "".join(f" {p}:{v}:{b}" for p, v, b in peers)  # noqa: E731
         for r in range(P):
