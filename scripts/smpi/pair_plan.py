@@ -4,11 +4,13 @@ who computes which tile pair, and the messages of one field evaluation of the pa
 all-pairs path -- the point-to-point "expand" of positions and dipoles before the pair kernel
 and the exchange of the maximal owned subtrees after it -- for every rank at once.
 
-usage: pair_plan.py N P [--check | --dump | --messages expand|exchange]
+usage: pair_plan.py N P [--check | --dump | --dump-expand | --messages expand|exchange]
   prints the plan's per-rank extremes; --check: the internal consistency checks (exit 1 on a
   failure); --dump: one line per rank, "rank R interactions X tile_pairs K leaves L sends
   PEER:VALUES:BLOCKS... recvs PEER:VALUES:BLOCKS...", the format of the C++ PairPlan dump used to
-  check this replica (scripts/smpi/README.md, "Cost model", (C10)); --messages PHASE: the
+  check this replica (scripts/smpi/README.md, "Cost model", (C10)); --dump-expand: one line per
+  rank, "rank R sends PEER:BODIES... recvs PEER:BODIES..." (self excluded), the form of a dump of
+  PairPlan::body_sends() / body_recvs() (the expand); --messages PHASE: the
   messages of one phase, "SRC DST BYTES" a line, self excluded (phase_check.c reads them).
 
 The rules, as in the C++ (the comments there say why):
@@ -286,9 +288,9 @@ def main(argv):
         if phase in args:
             args.remove(phase)
     if (len(args) != 2 or not all(a.isdigit() and int(a) > 0 for a in args)
-            or not set(opts) <= {"--check", "--dump", "--messages"} or phase not in (None, "expand", "exchange")):
+            or not set(opts) <= {"--check", "--dump", "--dump-expand", "--messages"} or phase not in (None, "expand", "exchange")):
         print(f"pair_plan.py: arguments '{' '.join(argv)}': usage: pair_plan.py N P "
-              "[--check | --dump | --messages expand|exchange]", file=sys.stderr)
+              "[--check | --dump | --dump-expand | --messages expand|exchange]", file=sys.stderr)
         return 2
     n, P = int(args[0]), int(args[1])
     plan = Plan(n, P)
@@ -296,6 +298,13 @@ def main(argv):
         m = plan.expand_bytes() if phase == "expand" else plan.exchange_bytes()
         for s, d in zip(*np.nonzero(m)):
             print(s, d, m[s, d])
+        return 0
+    if "--dump-expand" in opts:
+        e = plan.expand_bodies  # [sender, receiver]
+        for r in range(P):
+            sends = "".join(f" {d}:{e[r, d]}" for d in np.flatnonzero(e[r]) if d != r)
+            recvs = "".join(f" {d}:{e[d, r]}" for d in np.flatnonzero(e[:, r]) if d != r)
+            print(f"rank {r} sends{sends} recvs{recvs}")
         return 0
     if "--dump" in opts:
         fmt = lambda peers: "".join(f" {p}:{v}:{b}" for p, v, b in peers)  # noqa: E731

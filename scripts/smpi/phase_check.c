@@ -1,8 +1,9 @@
 /* The cost model's point-to-point phase term (C10) against SimGrid alone: every rank posts all
    its messages of one phase at once (MPI_Irecv, MPI_Isend, MPI_Waitall), as the particles' expand
    and subtree exchange do. The messages come from a file of "SRC DST BYTES" lines (pair_plan.py
-   --messages); one warm-up exchange (the first message between two ranks costs more), then the
-   mean of 10, the slowest rank's time. One summary line in the form scripts/smpi/run.sh expects
+   --messages); one warm-up phase (the first message between two ranks costs more), then one
+   barrier and 10 phases back to back (the barrier's skew amortised), their mean, the slowest
+   rank's time. One summary line in the form scripts/smpi/run.sh expects
    ("build=..."). Run by allgather_check.sh --plan. */
 #include <mpi.h>
 #include <stdio.h>
