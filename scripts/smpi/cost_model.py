@@ -246,7 +246,10 @@ _PLANS = {}
 def _plan(n, P):
     """pair_plan.Plan(n, P), kept for the lines of one (N, ranks)."""
     if (n, P) not in _PLANS:
-        _PLANS[(n, P)] = pair_plan.Plan(n, P)
+        try:
+            _PLANS[(n, P)] = pair_plan.Plan(n, P)
+        except ValueError as e:  # more tiles than par::PairPlan takes
+            raise InputError(f"N={n} ranks={P}: {e}; the tree scheme's model covers what PairPlan accepts") from None
     return _PLANS[(n, P)]
 
 

@@ -219,7 +219,8 @@ class Plan:
         hi = np.minimum(ends[:, None], self.body_begin[None, 1:])
         overlap = np.maximum(0, hi - lo)
         # expand_bodies[d, r]: bodies d sends r = sum over t in need(r) of overlap[t, d]
-        self.expand_bodies = (need @ overlap).T
+        # (in doubles: BLAS; every count is an integer far below 2^53, so exact)
+        self.expand_bodies = np.rint(need.astype(np.float64) @ overlap.astype(np.float64)).astype(np.int64).T
 
     # -- byte matrices of the two phases (self excluded) ---------------------------------------
     def expand_bytes(self):
