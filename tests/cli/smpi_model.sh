@@ -187,6 +187,20 @@ for c in "4000 64 ecb4411452c734bb203d0cb5c054f343" "100 7 94d144eb04a533b0a6725
   got=$("$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --dump | md5sum | cut -d' ' -f1)
   [[ $got == "$sum" ]] && ok "pair_plan.py = PairPlan at N = $n, P = $p (md5 of the per-rank dump)" || bad "pair_plan.py $n $p: md5 $got"
 done
+# ... and live: scripts/smpi/plan_dump.cpp, compiled here from this tree's PairPlan (the C++ side),
+# against pair_plan.py for layouts with 1 to 250 tiles and 2 to 1024 ranks.
+lib_dir="$(dirname "$LB")"
+if mpicxx -std=c++20 -O1 -fopenmp -I"$SRC/src" "$SRC/scripts/smpi/plan_dump.cpp" "$SRC/src/parallel/pair_plan.cpp" \
+     "$SRC/src/parallel/context.cpp" -L"$lib_dir" -lliebench -Wl,-rpath,"$lib_dir" -o plan_dump > cc.txt 2>&1; then
+  for c in "37 3" "100 7" "129 3" "4500 5" "4000 64" "64000 1024"; do
+    read -r n p <<< "$c"
+    ./plan_dump "$n" "$p" > cpp.txt && "$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --dump > py.txt \
+      && cmp -s cpp.txt py.txt && ok "pair_plan.py = C++ PairPlan, every rank, N = $n, P = $p" \
+      || bad "pair_plan.py $n $p differs from the C++: $(diff cpp.txt py.txt | head -3)"
+  done
+else
+  bad "scripts/smpi/plan_dump.cpp does not build: $(tail -3 cc.txt)"
+fi
 # The expand (bodies per message, self excluded) against PairPlan::body_sends() / body_recvs() of
 # the C++ expand (dumped the same way from the lead's work in progress, main's working tree at
 # 22:5x UTC 2026-11-24; N = 300, P = 2 is also the hand count above: 150 and 106 bodies).
