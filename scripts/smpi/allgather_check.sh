@@ -53,7 +53,7 @@ else:
     cross = P > c.CORES_PER_NODE and d % P >= 1 and P > 1 and (d >= c.CORES_PER_NODE)
     k = min(d, c.CORES_PER_NODE) if cross else 1
     m, what = p.message(n, cross, k, k * P / c.CORES_PER_NODE), f"shift by {d}"
-print(f"{plat} {P} {n} {sim:.3e} {m:.3e} {100 * (m - sim) / sim:+.0f} % ({what})")
+print(f"{plat} {P} {n} {sim:.3e} {m:.3e} " + (f"{100 * (m - sim) / sim:+.0f} %" if sim > 0 else "na") + f" ({what})")
 ' "$HERE" "$1"
 }
 echo "platform ranks bytes simulated_s model_s (model - sim) / sim"
