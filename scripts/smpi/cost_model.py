@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """The cost model beside the simulated clusters (issue 17): predicted seconds per step of a
 liebench_steps run from its case, N, ranks and platform. Formulas and their sources:
-scripts/smpi/README.md, section "Cost model" (the equation numbers (C1)-(C9) below are its).
+scripts/smpi/README.md, section "Cost model" (the equation numbers (C1)-(C10) below are its).
 
-usage: cost_model.py [--calibration FILE] [--explain] [--pair-scheme rows|tiles] [SUMMARIES.txt | -]
+usage: cost_model.py [--calibration FILE] [--explain] [--pair-scheme rows|tiles|tree] [SUMMARIES.txt | -]
   reads rank-0 summary lines (key=value pairs, e.g. results/smpi/strong_summaries.txt) and
   prints per line: case, platform, ranks, N, model and simulated seconds per step, their
-  relative difference (model - sim) / sim and the model's terms per step.
+  relative difference (model - sim) / sim and, with --explain, the model's terms per step
+  (particles, tree: compute, expand, exchange). --pair-scheme: the particles' decomposition for
+  every particle line; default: the line's pair_scheme=, else tree (the code of this tree, (C10)).
 Bad input: one line on stderr naming the value, exit 2.
 
 Used as a module by import_summaries.py (predict()).
@@ -15,6 +17,10 @@ import math
 import os
 import sys
 import xml.etree.ElementTree as ET
+
+import numpy as np
+
+import pair_plan
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORES_PER_NODE = 16  # run.sh places ranks node after node, 16 per node
@@ -193,6 +199,60 @@ def reduce_scatter_default(plat, P, total_bytes):
     return reduce + scatter
 
 
+def p2p_phase(plat, src, dst, nbytes, loopback_shared=False):
+    """(C10) one phase of point-to-point messages all posted at once (MPI_Irecv / MPI_Isend, then
+    MPI_Waitall): arrays of sender, receiver and bytes, self messages left out. A message of s
+    bytes loads every link it crosses with s / bw_f(s) (the factor scales the fair share, (C2)).
+    Between nodes it crosses the sender node's link out, the backbone and the receiver node's link
+    in (full duplex: out and in do not compete); within a node, the node's loopback (SimGrid's
+    cluster loopback is a fat pipe: its messages do not share it unless loopback_shared). The
+    phase ends with its last message: max over messages of lat_f(s) L + (the largest load of the
+    links it crosses) / (their bandwidth), with a lone message's s / (bw_f(s) bw) as the floor."""
+    src, dst, nbytes = np.asarray(src), np.asarray(dst), np.asarray(nbytes, dtype=np.float64)
+    keep = (src != dst) & (nbytes > 0)
+    src, dst, nbytes = src[keep], dst[keep], nbytes[keep]
+    if len(nbytes) == 0:
+        return 0.0
+    thresholds = np.array([t for t, _ in BW_FACTOR], dtype=np.float64)
+    row = np.argmax(nbytes[:, None] >= thresholds[None, :], axis=1)  # first row with s >= threshold
+    bw_f = np.array([v for _, v in BW_FACTOR])[row]
+    lat_f = np.array([v for _, v in LAT_FACTOR])[row]
+    eff = nbytes / bw_f
+    ns, nd = src // CORES_PER_NODE, dst // CORES_PER_NODE
+    cross = ns != nd
+    nodes = int(max(ns.max(), nd.max())) + 1
+    out_load = np.bincount(ns[cross], weights=eff[cross], minlength=nodes)
+    in_load = np.bincount(nd[cross], weights=eff[cross], minlength=nodes)
+    bb_load = eff[cross].sum()
+    t_cross = (lat_f * (2 * plat.lat + plat.bb_lat)
+               + np.maximum(np.maximum(out_load[ns], in_load[nd]) / plat.bw, bb_load / plat.bb_bw))
+    if loopback_shared:
+        lo_load = np.bincount(ns[~cross], weights=eff[~cross], minlength=nodes)[ns]
+    else:
+        lo_load = eff
+    t_local = lat_f * plat.lo_lat + lo_load / plat.lo_bw
+    return float(np.where(cross, t_cross, t_local).max())
+
+
+def p2p_matrix(plat, nbytes):
+    """(C10) p2p_phase of a P x P matrix of bytes (sender, receiver); the diagonal is ignored."""
+    src, dst = np.nonzero(nbytes)
+    return p2p_phase(plat, src, dst, nbytes[src, dst])
+
+
+_PLANS = {}
+
+
+def _plan(n, P):
+    """pair_plan.Plan(n, P), kept for the lines of one (N, ranks)."""
+    if (n, P) not in _PLANS:
+        try:
+            _PLANS[(n, P)] = pair_plan.Plan(n, P)
+        except ValueError as e:  # more tiles than par::PairPlan takes
+            raise InputError(f"N={n} ranks={P}: {e}; the tree scheme's model covers what PairPlan accepts") from None
+    return _PLANS[(n, P)]
+
+
 def load_calibration(path):
     vals = {}
     try:
@@ -247,7 +307,9 @@ def busiest_tile_pairs(n, P):
 
 
 def predict(line, cal, scheme=None):
-    """Seconds per step of one summary line (a dict) and the terms per step (dict)."""
+    """Seconds per step of one summary line (a dict) and the terms per step (dict). scheme: the
+    particles' pair decomposition (rows (C7), tiles (C8), tree (C10)); None: the line's
+    pair_scheme=, else tree."""
     def need(key, conv=str):
         v = line.get(key, "na")
         if v in ("", "na"):
@@ -280,7 +342,9 @@ def predict(line, cal, scheme=None):
         terms["halo"] = rhs_per_step * halo
         terms["allgatherv"] = rhs_per_step * records
     elif model == "particles":
-        scheme = scheme or line.get("pair_scheme", "tiles")
+        scheme = scheme or line.get("pair_scheme", "tree")
+        if scheme in ("", "na"):
+            scheme = "tree"
         if scheme == "rows":
             # (C7) ordered rows: ceil(N/P) bodies against all N - 1 partners
             terms["compute"] = rhs_per_step * cal["PAIR_NS"] * 1e-9 * -(-N // P) * (N - 1)
@@ -294,8 +358,16 @@ def predict(line, cal, scheme=None):
             terms["compute"] = rhs_per_step * (2 * cal["PAIR_NS"] * 1e-9 * pairs + (slots / MEMSET_BPS if shared else 0))
             terms["allgatherv"] = rhs_per_step * allgatherv(plat, P, 6 * 8 * N)
             terms["reduce_scatter"] = rhs_per_step * (reduce_scatter_default(plat, P, slots) if shared else 0.0)
+        elif scheme == "tree":
+            # (C10) the Z-order patches of par::PairPlan: the busiest rank's ordered pair
+            # interactions; the point-to-point expand of the needed position tiles before the
+            # kernel and the exchange of the maximal owned subtrees after it (pair_plan.py)
+            plan = _plan(N, P)
+            terms["compute"] = rhs_per_step * cal["PAIR_NS"] * 1e-9 * float(plan.interactions.max())
+            terms["expand"] = rhs_per_step * p2p_matrix(plat, plan.expand_bytes())
+            terms["exchange"] = rhs_per_step * p2p_matrix(plat, plan.exchange_bytes())
         else:
-            raise InputError(f"pair_scheme has value '{scheme}'; expected rows or tiles")
+            raise InputError(f"pair_scheme has value '{scheme}'; expected rows, tiles or tree")
     else:
         raise InputError(f"model '{model}' has no cost model; expected chain or particles")
     # (C9) an adaptive run: its error norm is two MPI_Allreduce per trial step (ExactSum words,
@@ -342,7 +414,7 @@ def main(argv):
             scheme = a.split("=", 1)[1]
         elif a.startswith("--"):
             raise InputError(f"option '{a}' unknown; usage: cost_model.py [--calibration FILE] [--explain] "
-                             "[--pair-scheme rows|tiles] [FILE|-]")
+                             "[--pair-scheme rows|tiles|tree] [FILE|-]")
         else:
             args.append(a)
     cal = load_calibration(cal_path)

@@ -6,15 +6,16 @@ with the cost model's prediction of every run beside it (cost_model.py), and opt
 of parallel efficiency against ranks (simulation solid, model dashed).
 
 usage: import_summaries.py SUMMARIES.txt OUT.h5 [--kind strong|weak] [--plot OUT.png]
-                           [--calibration FILE] [--pair-scheme rows|tiles]
+                           [--calibration FILE] [--pair-scheme rows|tiles|tree]
   Lines: one run each, key=value pairs (unknown keys are kept as text columns, "na" = missing).
   Needed: case, model, N, ranks, platform, steps, seconds, s_per_step. --kind keeps the lines
   with kind=KIND (lines without kind= count as strong). Per-phase simulated seconds t_NAME=
   become the run's timings/NAME (the scaling table's "NAME [s]" columns).
   Every run of one (case, N) must end in the same final state (state_hash): else exit 1.
-  --pair-scheme: the particles' pair decomposition the model assumes (cost_model.py (C7), (C8))
-  for every particle line; default: the line's pair_scheme=, else tiles (the code of this tree;
-  the strong-scaling lines of results/smpi/strong_summaries.txt predate it: rows).
+  --pair-scheme: the particles' pair decomposition the model assumes (cost_model.py (C7) rows,
+  (C8) tiles, (C10) tree) for every particle line; default: the line's pair_scheme=, else tree
+  (the code of this tree: par::PairPlan; the strong-scaling lines of
+  results/smpi/strong_summaries.txt predate it: rows).
   Bad input: one line on stderr naming the value, exit 2; OUT.h5 is written to a temporary
   name and renamed, so a failed import leaves no file and damages none.
 """
@@ -52,7 +53,7 @@ def parse_args(argv):
             name = name.replace("-", "_")
             if name not in opts:
                 raise Usage(f"option '{a}' unknown; usage: import_summaries.py SUMMARIES.txt OUT.h5 "
-                            "[--kind strong|weak] [--plot OUT.png] [--calibration FILE] [--pair-scheme rows|tiles]")
+                            "[--kind strong|weak] [--plot OUT.png] [--calibration FILE] [--pair-scheme rows|tiles|tree]")
             opts[name] = val if eq else next(it, None)
             if opts[name] is None:
                 raise Usage(f"option '{a}' needs a value")
@@ -267,7 +268,7 @@ def main(argv):
     rows = load_rows(src, opts["kind"])
     for r in rows:
         if r["model"] == "particles":  # the pair decomposition the model assumes (a column of the file)
-            r["pair_scheme"] = opts["pair_scheme"] or r.get("pair_scheme", "tiles")
+            r["pair_scheme"] = opts["pair_scheme"] or r.get("pair_scheme", "tree")
         r["_model"] = cost_model.predict(r, cal)[0]
     check_hashes(rows)
     write_h5([{k: v for k, v in r.items() if not k.startswith("_")} for r in rows], out, opts["kind"],

@@ -37,7 +37,7 @@ read -r chain2 parts16 < <(awk 'BEGIN {
   ag = 0; for (k = 1; k <= 4; ++k) ag += lf[k] * lo + b[k] / (bf[k] * bw)
   parts = 4 * (5e-9 * 250 * 3999 + ag)
   printf "%.12g %.12g\n", chain, parts }')
-#  particles (tiles, the code of this tree), 2 ranks on one node, N = 300: tiles of 128, 128, 44
+#  particles (tiles: the former scheme, (C8), pair_scheme=tiles), 2 ranks on one node, N = 300: tiles of 128, 128, 44
 #  bodies; tile pairs (0,0) (0,1) (0,2) (1,1) (1,2) (2,2) of 8128 16384 5632 8128 5632 946
 #  pairs (44850 in all) go to the rank whose half holds their middle: rank 0 has (0,0) and
 #  (0,1), 24512 unordered pairs (2 ordered each); slots S = 300 x 3 x 7 x 8 = 50400 bytes, zero-filled at
@@ -56,6 +56,52 @@ eth32=$(awk 'BEGIN { L = 25e-6; bw = 1.25e9
   split("0.77493 0.58729 0.697866 0.697866 0.940694", bf, " ")
   ag = 0; for (k = 1; k <= 5; ++k) ag += lf[k] * L + b[k] / (bf[k] * bw / 2 ^ (k - 1))
   printf "%.12g", 4 * (5e-9 * 100 * 3199 + ag) }')
+#  particles (tree, (C10): par::PairPlan, the default without pair_scheme=), 2 ranks on one node,
+#  N = 300, tiles 0, 1, 2 of 128, 128, 44 bodies. Z order (bits of I above J's) of the tile pairs:
+#  (0,0) (0,1) (1,1) (0,2) (1,2) (2,2), ordered interactions 16256 32768 16256 11264 11264 1892
+#  (W = 89700 = 300 x 299); rank = floor(mid2 x 2 / (2 W)) with mid2 = 2 x cum + w: 16256,
+#  65280 -> rank 0; 114304, 141824, 164352, 177808 -> rank 1. Rank 0: 49024 interactions (the
+#  busiest), rank 1: 40676. Leaf owners by row tile (t = 0 1 2): row 0: 0 0 1, row 1: 0 1 1, row 2:
+#  1 1 1; the tree on [0, 3) splits at 1, then [1, 3) at 2: maximal nodes row 0: [0,1) and [1,2)
+#  of rank 0, [2,3) of rank 1; row 1: [0,1) of rank 0, [1,3) of rank 1; row 2: [0,3) of rank 1.
+#  Bodies: rank 0 owns 0..149 (tile 0, 22 bodies of tile 1), rank 1 150..299 (106 of tile 1,
+#  tile 2). Messages (7 doubles per body and node; 6 per body in the expand), both ranks on one
+#  node (loopback: 0.3 us, 20 GB/s, a fat pipe: the two messages of a phase do not share it):
+#   exchange 0 -> 1: row 1 node [0,1), 106 bodies: 742 doubles = 5936 bytes;
+#            1 -> 0: row 0 node [2,3), 128 bodies, + row 1 node [1,3), 22 bodies: 1050 doubles = 8400 bytes;
+#   expand   rank 0 needs tiles {0, 1}, rank 1 {0, 1, 2}: 1 -> 0 tile 1's bodies 150..255: 106 x 48 = 5088
+#            bytes; 0 -> 1 tiles 0 and 1's bodies 0..149: 150 x 48 = 7200 bytes.
+#  SMPI factors: 5088 bytes (>= 3484): lat 1.88101, bw 0.77493; 5936, 7200, 8400 (>= 5776):
+#  lat 2.18796, bw 1.08739. A phase = its slowest message. 1 rank: compute only (89700).
+read -r tree1 tree2 < <(awk 'BEGIN { lo = 0.3e-6; bw = 20e9
+  m5088 = 1.88101 * lo + 5088 / (0.77493 * bw); m7200 = 2.18796 * lo + 7200 / (1.08739 * bw)
+  m5936 = 2.18796 * lo + 5936 / (1.08739 * bw); m8400 = 2.18796 * lo + 8400 / (1.08739 * bw)
+  expand = m5088 > m7200 ? m5088 : m7200; exchange = m5936 > m8400 ? m5936 : m8400
+  printf "%.12g %.12g\n", 4 * 5e-9 * 89700, 4 * (5e-9 * 49024 + expand + exchange) }')
+#  particles (tree) on 64 ranks of eth (4 nodes), N = 4000: the phases recomputed here in awk from
+#  the message lists of pair_plan.py (whose plan is checked against the C++ below) by the rule of
+#  README (C10): every message of s bytes loads the links it crosses with s / bw_f(s); between
+#  nodes: lat_f(s) x 25 us + max(load out of its sender's node, load into its receiver's node) /
+#  1.25 GB/s (and the backbone's total / 80 GB/s); within a node lat_f(s) x 0.3 us + its own load
+#  / 20 GB/s; the phase ends with its slowest message. Busiest rank: 344064 interactions (the C++
+#  PairPlan(4000, 256, 7, 64, r) for r = 0..63, printed by a throwaway dump program).
+phase() {  # awk over "SRC DST BYTES" lines: (C10) on eth
+  awk 'function row(s) { return s >= 65472 ? 1 : s >= 15424 ? 2 : s >= 9376 ? 3 : s >= 5776 ? 4 : s >= 3484 ? 5 : s >= 1426 ? 6 : s >= 732 ? 7 : s >= 257 ? 8 : 9 }
+    BEGIN { split("0.940694 0.697866 0.58729 1.08739 0.77493 0.608902 0.341987 0.338112 0.812084", bf, " ")
+            split("11.6436 3.48845 2.59299 2.18796 1.88101 1.61075 1.9503 1.95341 2.01467", lf, " ") }
+    { s[NR] = $1; d[NR] = $2; b[NR] = $3; e = $3 / bf[row($3)]
+      if (int($1 / 16) != int($2 / 16)) { out[int($1 / 16)] += e; in_[int($2 / 16)] += e; bb += e } }
+    END { t = 0
+      for (k = 1; k <= NR; ++k) { r = row(b[k]); ns = int(s[k] / 16); nd = int(d[k] / 16)
+        if (ns != nd) { load = out[ns] > in_[nd] ? out[ns] : in_[nd]; v = lf[r] * 25e-6 + load / 1.25e9
+                        if (lf[r] * 25e-6 + bb / 80e9 > v) v = lf[r] * 25e-6 + bb / 80e9 }
+        else v = lf[r] * 0.3e-6 + b[k] / bf[r] / 20e9
+        if (v > t) t = v }
+      printf "%.12g", t }'
+}
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 4000 64 --messages expand > expand64.txt
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 4000 64 --messages exchange > exchange64.txt
+tree64=$(awk -v e="$(phase < expand64.txt)" -v x="$(phase < exchange64.txt)" 'BEGIN { printf "%.12g", 4 * (5e-9 * 344064 + e + x) }')
 chain1=$(awk 'BEGIN { printf "%.12g", 1000 * 500e-9 + 4 * 3 * 50e-9 }')
 parts1=$(awk 'BEGIN { printf "%.12g", 4 * 5e-9 * 4000 * 3999 }')
 # simulated seconds per step: 1.1 x the model (not flagged) and 1.5 x the model (flagged)
@@ -72,7 +118,10 @@ line() {  # case model N ranks platform steps s_per_step hash [extra...]
   line particles particles 4000 1 eth 1 "$(x "$parts1" 1.1)" bb pair_scheme=rows
   line particles particles 4000 16 eth 1 "$(x "$parts16" 1.1)" bb pair_scheme=rows
   line particles particles 8000 16 eth 1 0.5 cc kind=weak
-  line tiles particles 300 2 ib 1 "$(x "$tiles2" 1.1)" dd
+  line tiles particles 300 2 ib 1 "$(x "$tiles2" 1.1)" dd pair_scheme=tiles
+  line tree particles 300 1 ib 1 "$(x "$tree1" 1.1)" ff
+  line tree particles 300 2 ib 1 "$(x "$tree2" 1.1)" ff
+  line tree64 particles 4000 64 eth 1 "$(x "$tree64" 1.1)" gg pair_scheme=tree
   line eth32 particles 3200 32 eth 1 "$(x "$eth32" 1.1)" ee pair_scheme=rows
 } > sum.txt
 
@@ -83,7 +132,8 @@ line() {  # case model N ranks platform steps s_per_step hash [extra...]
 col() { awk -F, -v want="$1" -v c="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF; ++i) h[$i] = i; next }
         $1 == c && $6 == p { print $h[want] }' t.csv; }
 close() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-6 && (b - a) / b < 1e-6) }'; }
-for c in "chain 1 $chain1" "chain 2 $chain2" "particles 1 $parts1" "particles 16 $parts16" "tiles 2 $tiles2" "eth32 32 $eth32"; do
+for c in "chain 1 $chain1" "chain 2 $chain2" "particles 1 $parts1" "particles 16 $parts16" "tiles 2 $tiles2" "eth32 32 $eth32" \
+         "tree 1 $tree1" "tree 2 $tree2" "tree64 64 $tree64"; do
   read -r cs p want <<< "$c"
   got=$(col "model per step [s]" "$cs" "$p")
   close "$got" "$want" && ok "model $cs $p ranks: $got s per step" || bad "model $cs $p ranks: $got, expected $want"
@@ -108,6 +158,78 @@ want=$(awk -v a="$parts1" -v b="$parts16" 'BEGIN { printf "%.2f", a / (16 * b) }
   && grep -q "Weak scaling" w.md && ok "weak file" || bad "weak import/report: $(cat err.txt w.md)"
 "$PY" "$SRC/scripts/smpi/cost_model.py" --calibration cal.env sum.txt > cm.txt 2> err.txt && grep -q "^particles eth 16 4000" cm.txt \
   && ok "cost_model.py prints the lines" || bad "cost_model.py: $(cat err.txt cm.txt)"
+
+# (C10)'s terms under --explain: exactly compute, expand, exchange, summing to the model (the
+# terms are printed to 4 digits: 1e-3)
+"$PY" "$SRC/scripts/smpi/cost_model.py" --calibration cal.env --explain sum.txt > ex.txt 2> err.txt \
+  && awk -v want="$tree2" '$1 == "tree" && $3 == 2 { n = 0; for (i = 8; i <= NF; ++i) { split($i, kv, "="); t[kv[1]] = kv[2]; ++n }
+       s = t["compute"] + t["expand"] + t["exchange"]
+       ok = (n == 3 && t["expand"] > 0 && t["exchange"] > 0 && (s - want) / want < 1e-3 && (want - s) / want < 1e-3) }
+       END { exit !ok }' ex.txt && ok "--explain: compute + expand + exchange = the model (tree, 2 ranks)" \
+  || bad "--explain of the tree line: $(grep '^tree ib 2' ex.txt) $(cat err.txt)"
+"${IMPORT[@]}" sum.txt t2.h5 --calibration cal.env --pair-scheme tree 2> err.txt && ok "import --pair-scheme tree" \
+  || bad "import --pair-scheme tree: $(cat err.txt)"
+printf '%s\n' "$(line tree particles 300 2 ib 1 0.1 ff pair_scheme=slots)" > badsum.txt
+expect_status "cost_model.py unknown pair_scheme" 2 "expected rows, tiles or tree" "$PY" "$SRC/scripts/smpi/cost_model.py" --calibration cal.env badsum.txt
+
+# The replica of par::PairPlan (pair_plan.py) against the C++: every rank's interactions, tile
+# pairs, leaves and send / receive peers (peer:doubles:blocks) as printed by PairPlan(N,
+# tile_size_for(N), 7, P, r) for r = 0..P-1 (a throwaway dump program linked to libliebench,
+# 2026-11-24, main at 2ca21a4; the lines of N = 300, P = 2 also follow from the hand count above).
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 300 2 --dump > dump2.txt
+cat > want2.txt <<'EOF2'
+rank 0 interactions 49024 tile_pairs 2 leaves 3 sends 0:1946:3 1:742:1 recvs 0:1946:3 1:1050:2
+rank 1 interactions 40676 tile_pairs 4 leaves 6 sends 0:1050:2 1:1050:2 recvs 0:742:1 1:1050:2
+EOF2
+cmp -s dump2.txt want2.txt && ok "pair_plan.py = PairPlan at N = 300, P = 2" || bad "pair_plan.py 300 2: $(diff dump2.txt want2.txt)"
+for c in "4000 64 ecb4411452c734bb203d0cb5c054f343" "100 7 94d144eb04a533b0a67255b8cb4a3fcf"; do
+  read -r n p sum <<< "$c"
+  got=$("$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --dump | md5sum | cut -d' ' -f1)
+  [[ $got == "$sum" ]] && ok "pair_plan.py = PairPlan at N = $n, P = $p (md5 of the per-rank dump)" || bad "pair_plan.py $n $p: md5 $got"
+done
+# ... and live: scripts/smpi/plan_dump.cpp, compiled here from this tree's PairPlan (the C++ side),
+# against pair_plan.py for layouts with 1 to 250 tiles and 2 to 1024 ranks.
+lib_dir="$(dirname "$LB")"
+if mpicxx -std=c++20 -O1 -fopenmp -I"$SRC/src" "$SRC/scripts/smpi/plan_dump.cpp" "$SRC/src/parallel/pair_plan.cpp" \
+     "$SRC/src/parallel/context.cpp" -L"$lib_dir" -lliebench -Wl,-rpath,"$lib_dir" -o plan_dump > cc.txt 2>&1; then
+  for c in "37 3" "100 7" "129 3" "4500 5" "4000 64" "64000 1024"; do
+    read -r n p <<< "$c"
+    ./plan_dump "$n" "$p" > cpp.txt && "$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --dump > py.txt \
+      && cmp -s cpp.txt py.txt && ok "pair_plan.py = C++ PairPlan, every rank, N = $n, P = $p" \
+      || bad "pair_plan.py $n $p differs from the C++: $(diff cpp.txt py.txt | head -3)"
+  done
+else
+  bad "scripts/smpi/plan_dump.cpp does not build: $(tail -3 cc.txt)"
+fi
+# The expand (bodies per message, self excluded) against PairPlan::body_sends() / body_recvs() of
+# the C++ expand (dumped the same way from the lead's work in progress, main's working tree at
+# 22:5x UTC 2026-11-24; N = 300, P = 2 is also the hand count above: 150 and 106 bodies).
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 300 2 --dump-expand > dumpx2.txt
+printf '%s\n' "rank 0 sends 1:150 recvs 1:106" "rank 1 sends 0:106 recvs 0:150" > wantx2.txt
+cmp -s dumpx2.txt wantx2.txt && ok "pair_plan.py expand = PairPlan's at N = 300, P = 2" || bad "expand 300 2: $(diff dumpx2.txt wantx2.txt)"
+for c in "4000 64 4f419c9ff99993bd6873ca0401225663" "64000 1024 ac7af51f08c480da43bd974d06e2ffa0"; do
+  read -r n p sum <<< "$c"
+  got=$("$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --dump-expand | md5sum | cut -d' ' -f1)
+  [[ $got == "$sum" ]] && ok "pair_plan.py expand = PairPlan's at N = $n, P = $p (md5)" || bad "expand $n $p: md5 $got"
+done
+# N = 64000 on 1024 ranks: the sampled ranks of DipolarPairs.PlanBalancesWorkAtN64000On1024Ranks
+# (tests/unit/test_dipolar_pairs.cpp prints them: send <= 78848, receive <= 64666 doubles, <= 77 peers)
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 64000 1024 --dump | awk '
+  $2 == 0 || $2 == 1 || $2 == 100 || $2 == 511 || $2 == 512 || $2 == 777 || $2 == 1022 || $2 == 1023 {
+    s = 0; r = 0; ns = 0; nr = 0; mode = ""
+    for (i = 9; i <= NF; ++i) { if ($i == "sends" || $i == "recvs") { mode = $i; continue }
+      split($i, f, ":"); if (mode == "sends") { s += f[2]; ++ns } else { r += f[2]; ++nr } }
+    if (s > ms) ms = s; if (r > mr) mr = r; if (ns > mp) mp = ns; if (nr > mp) mp = nr }
+  END { print ms, mr, mp }' > big.txt
+[[ $(cat big.txt) == "78848 64666 77" ]] && ok "pair_plan.py at N = 64000, P = 1024: the C++ test's sampled maxima" \
+  || bad "pair_plan.py 64000 1024 sampled maxima: $(cat big.txt)"
+# internal consistency (every tile pair once, owners monotone along the Z order, each rank within
+# one tile pair of W / P, nodes partition every row, sends = receives transposed, byte totals)
+for c in "300 2" "4500 5" "64000 1024"; do
+  read -r n p <<< "$c"
+  "$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --check > chk.txt 2>&1 && grep -q '^consistent$' chk.txt \
+    && ok "pair_plan.py --check N = $n, P = $p" || bad "pair_plan.py --check $n $p: $(tail -3 chk.txt)"
+done
 
 # bad input: one line, exit 2, the existing file unchanged
 cp s.h5 keep.h5

@@ -1,0 +1,334 @@
+#!/usr/bin/python3
+"""A replica of par::PairPlan (src/parallel/pair_plan.{hpp,cpp}) for the cost model (C10):
+who computes which tile pair, and the messages of one field evaluation of the particles'
+all-pairs path -- the point-to-point "expand" of positions and dipoles before the pair kernel
+and the exchange of the maximal owned subtrees after it -- for every rank at once.
+
+usage: pair_plan.py N P [--check | --dump | --dump-expand | --messages expand|exchange]
+  prints the plan's per-rank extremes; --check: the internal consistency checks (exit 1 on a
+  failure); --dump: one line per rank, "rank R interactions X tile_pairs K leaves L sends
+  PEER:VALUES:BLOCKS... recvs PEER:VALUES:BLOCKS...", the format of the C++ PairPlan dump used to
+  check this replica (scripts/smpi/README.md, "Cost model", (C10)); --dump-expand: one line per
+  rank, "rank R sends PEER:BODIES... recvs PEER:BODIES..." (self excluded), the form of a dump of
+  PairPlan::body_sends() / body_recvs() (the expand); --messages PHASE: the
+  messages of one phase, "SRC DST BYTES" a line, self excluded (phase_check.c reads them).
+
+The rules, as in the C++ (the comments there say why):
+* tiles of dipolar::tile_size_for(N) bodies (64 up to N = 128, else the smallest multiple of 128
+  with ceil(N / tile) <= 16, at most 256), T = ceil(N / tile);
+* tile pairs (I, J), I <= J, sorted by their Morton key (bits of I and J interleaved, I's bit
+  above J's), weight = ordered pair interactions: 2 n_I n_J off the diagonal, n_I (n_I - 1) on
+  it; pair k goes to rank min(P - 1, floor(mid2 P / (2 W))), mid2 = twice the midpoint of its
+  weight in the running sum, W the total (integer arithmetic);
+* leaf (I, t) belongs to the owner of the pair {I, t}; for every row tile I the maximal nodes of
+  the fixed tree on [0, T) (node [lo, hi) splits at lo + (hi - lo) // 2) whose leaves have one
+  owner are sent by that owner to the owners of the bodies of I (par::balanced_range), 7 doubles
+  per body (dipolar::kSlotFields);
+* expand (the spec of the point-to-point position exchange): need(r) = the tiles that appear as
+  I or J in rank r's tile pairs; rank d != r sends r, in one message, the bodies
+  tile_range(t) & balanced_range(N, P, d) of every t in need(r), 6 doubles (48 bytes) per body.
+Self messages are kept in the send and receive lists (as PairPlan::sends() has them) and left
+out of the byte matrices (a local copy, no message).
+"""
+import sys
+
+import numpy as np
+
+FIELDS_LEAF = 7        # dipolar::kSlotFields: force (3), field (3), energy
+FIELDS_EXPAND = 6      # position (3) and dipole (3) per body
+K_MIN_TILE, K_SMALL_TILE, K_MAX_TILES, K_MAX_TILE = 128, 64, 16, 256  # dipolar_kernel.hpp
+
+
+def tile_size_for(n):
+    """dipolar::tile_size_for."""
+    if n <= K_MIN_TILE:
+        return K_SMALL_TILE
+    tile = K_MIN_TILE
+    while -(-n // tile) > K_MAX_TILES and tile < K_MAX_TILE:
+        tile += K_MIN_TILE
+    return tile
+
+
+def balanced_begin(n, P):
+    """par::balanced_range(n, P, r).begin for r = 0..P (the last entry is n)."""
+    q, rem = divmod(n, P)
+    r = np.arange(P + 1, dtype=np.int64)
+    return r * q + np.minimum(r, rem)
+
+
+def morton2(I, J):
+    """par::morton2 for arrays of tile indices (< 2^16)."""
+    def spread(v):
+        v = v.astype(np.uint64) & np.uint64(0xFFFFFFFF)
+        for shift, mask in ((16, 0x0000FFFF0000FFFF), (8, 0x00FF00FF00FF00FF), (4, 0x0F0F0F0F0F0F0F0F),
+                            (2, 0x3333333333333333), (1, 0x5555555555555555)):
+            v = (v | (v << np.uint64(shift))) & np.uint64(mask)
+        return v
+    return (spread(I) << np.uint64(1)) | spread(J)
+
+
+def split(lo, hi):
+    return lo + (hi - lo) // 2
+
+
+class Plan:
+    """Every rank's part of PairPlan(n, tile_size_for(n), 7, P, .), plus the expand.
+
+    Attributes (numpy arrays, index = rank unless said):
+      tile, tiles, sizes[t]
+      pairs_I, pairs_J, pairs_owner, pairs_weight: all tile pairs in Z order
+      interactions[r]  ordered pair interactions of r's tile pairs (PairPlan::interactions())
+      tile_pairs[r]    number of r's tile pairs;  leaves[r]  leaf count (leaf_values / (tile x 7))
+      owner[I, t]      owner of leaf (I, t)
+      leaf_values[s, d]   doubles of the exchange message s -> d (diagonal: self, no message)
+      leaf_blocks[s, d]   blocks (tree nodes x body ranges) in it
+      expand_bodies[s, d] bodies of the expand message s -> d (diagonal: own bodies needed)
+    sends(r) / recvs(r): the exchange's peers of rank r as PairPlan::sends()/recvs() list them,
+    [(peer, values, blocks)] in peer order, self included.
+    """
+
+    def __init__(self, n, P):
+        if n < 1 or P < 1:
+            raise ValueError(f"PairPlan: n = {n}, P = {P}: expected positive integers")
+        self.n, self.P = n, P
+        tile = self.tile = tile_size_for(n)
+        T = self.tiles = -(-n // tile)
+        if T > 0xFFFF:
+            raise ValueError(f"PairPlan: {T} tiles (n = {n}): too many")
+        starts = np.arange(T, dtype=np.int64) * tile
+        self.sizes = np.minimum(starts + tile, n) - starts
+        I, J = np.triu_indices(T)
+        order = np.argsort(morton2(I, J), kind="stable")  # keys are distinct
+        I, J = I[order].astype(np.int64), J[order].astype(np.int64)
+        nI, nJ = self.sizes[I], self.sizes[J]
+        w = np.where(I == J, nI * (nI - 1), 2 * nI * nJ)
+        total = int(w.sum())
+        if total > 0 and 2 * total * P >= 2 ** 62:  # int64 products below; Python ints beyond
+            cum = [0] * len(w)
+            run = 0
+            for k, wk in enumerate(w.tolist()):
+                cum[k], run = run, run + wk
+            owner = np.array([min(P - 1, (2 * c + wk) * P // (2 * total)) for c, wk in zip(cum, w.tolist())])
+        elif total > 0:
+            cum = np.cumsum(w) - w
+            owner = np.minimum(P - 1, (2 * cum + w) * P // (2 * total))
+        else:
+            owner = np.zeros(len(w), dtype=np.int64)
+        self.pairs_I, self.pairs_J, self.pairs_owner, self.pairs_weight = I, J, owner, w
+        self.total = total
+        self.interactions = np.bincount(owner, weights=w.astype(np.float64), minlength=P)
+        self.tile_pairs = np.bincount(owner, minlength=P)
+        self.leaves = np.bincount(owner, weights=np.where(I == J, 1, 2), minlength=P).astype(np.int64)
+        own = np.full((T, T), -1, dtype=np.int64)
+        own[I, J] = owner
+        own[J, I] = owner
+        self.owner = own
+        self.body_begin = balanced_begin(n, P)
+        self._exchange()
+        self._expand()
+
+    # -- the exchange of maximal owned subtrees ------------------------------------------------
+    def row_nodes(self, I):
+        """Maximal single-owner nodes of row tile I in increasing lo: [(owner, lo, hi)]."""
+        row = self.owner[I]
+        T = self.tiles
+        # run_end[t]: first index after t where the owner changes (uniform [lo, hi) <=> run_end[lo] >= hi)
+        change = np.flatnonzero(row[1:] != row[:-1]) + 1
+        ends = np.append(change, T)
+        run_end = np.repeat(ends, np.diff(np.concatenate(([0], ends))))
+        out = []
+        stack = [(0, T)]
+        while stack:
+            lo, hi = stack.pop()
+            if run_end[lo] >= hi:
+                out.append((int(row[lo]), lo, hi))
+            else:
+                mid = split(lo, hi)
+                stack.append((mid, hi))
+                stack.append((lo, mid))
+        return out
+
+    def tile_owners(self, I):
+        """[(rank, bodies)] of the body owners of tile I (balanced_range), in rank order."""
+        b0, b1 = I * self.tile, min(self.n, (I + 1) * self.tile)
+        beg = self.body_begin
+        d0 = int(np.searchsorted(beg, b0, side="right")) - 1
+        out = []
+        d = d0
+        while d < self.P and beg[d] < b1:
+            c = min(b1, beg[d + 1]) - max(b0, beg[d])
+            if c > 0:
+                out.append((d, int(c)))
+            d += 1
+        return out
+
+    def _exchange(self):
+        P, T = self.P, self.tiles
+        values = {}  # (src, dst) -> [values, blocks]
+        self.nodes = []  # (I, owner, lo, hi) of every row tile
+        for I in range(T):
+            dests = self.tile_owners(I)
+            for o, lo, hi in self.row_nodes(I):
+                self.nodes.append((I, o, lo, hi))
+                for d, c in dests:
+                    e = values.setdefault((o, d), [0, 0])
+                    e[0] += c * FIELDS_LEAF
+                    e[1] += 1
+        self._send_map = values
+        lv = np.zeros((P, P), dtype=np.int64) if P <= 4096 else None
+        lb = np.zeros((P, P), dtype=np.int64) if P <= 4096 else None
+        if lv is not None:
+            for (s, d), (v, b) in values.items():
+                lv[s, d] = v
+                lb[s, d] = b
+        self.leaf_values, self.leaf_blocks = lv, lb
+
+    def sends(self, r):
+        """PairPlan::sends() of rank r: [(peer, values, blocks)], peers in rank order, self included."""
+        if not hasattr(self, "_by_sender"):
+            self._by_sender = {}
+            for (s, d), (v, b) in self._send_map.items():
+                self._by_sender.setdefault(s, []).append((d, v, b))
+        return sorted(self._by_sender.get(r, []))
+
+    def recvs(self, r):
+        """PairPlan::recvs() of rank r, computed from the receiver's side as the C++ does (for each
+        tile holding some of r's bodies, every maximal node of the row, from its owner)."""
+        b0, b1 = int(self.body_begin[r]), int(self.body_begin[r + 1])
+        got = {}
+        if b1 > b0:
+            for I in range(b0 // self.tile, (b1 - 1) // self.tile + 1):
+                c = min(b1, (I + 1) * self.tile) - max(b0, I * self.tile)
+                for o, lo, hi in self.row_nodes(I):
+                    e = got.setdefault(o, [0, 0])
+                    e[0] += c * FIELDS_LEAF
+                    e[1] += 1
+        return sorted((o, v, b) for o, (v, b) in got.items())
+
+    # -- the expand of positions and dipoles ---------------------------------------------------
+    def _expand(self):
+        P, T = self.P, self.tiles
+        need = np.zeros((P, T), dtype=np.int64)
+        need[self.pairs_owner, self.pairs_I] = 1
+        need[self.pairs_owner, self.pairs_J] = 1
+        self.need = need
+        # overlap[t, d] = |tile_range(t) & balanced_range(N, P, d)|
+        starts = np.arange(T, dtype=np.int64) * self.tile
+        ends = np.minimum(starts + self.tile, self.n)
+        lo = np.maximum(starts[:, None], self.body_begin[None, :-1])
+        hi = np.minimum(ends[:, None], self.body_begin[None, 1:])
+        overlap = np.maximum(0, hi - lo)
+        # expand_bodies[d, r]: bodies d sends r = sum over t in need(r) of overlap[t, d]
+        # (in doubles: BLAS; every count is an integer far below 2^53, so exact)
+        self.expand_bodies = np.rint(need.astype(np.float64) @ overlap.astype(np.float64)).astype(np.int64).T
+
+    # -- byte matrices of the two phases (self excluded) ---------------------------------------
+    def expand_bytes(self):
+        m = self.expand_bodies * (8 * FIELDS_EXPAND)
+        np.fill_diagonal(m, 0)
+        return m
+
+    def exchange_bytes(self):
+        m = self.leaf_values * 8
+        np.fill_diagonal(m, 0)
+        return m
+
+
+def check(plan):
+    """Internal consistency; returns a list of failures (empty: consistent)."""
+    bad = []
+    T, P = plan.tiles, plan.P
+    keys = set(zip(plan.pairs_I.tolist(), plan.pairs_J.tolist()))
+    if len(keys) != T * (T + 1) // 2 or len(plan.pairs_I) != len(keys):
+        bad.append("tile pairs: not every pair exactly once")
+    if (plan.owner < 0).any():
+        bad.append("a leaf without owner")
+    if int(plan.interactions.sum()) != plan.n * (plan.n - 1):
+        bad.append(f"interactions sum {plan.interactions.sum()} != N (N - 1) = {plan.n * (plan.n - 1)}")
+    if int(plan.leaves.sum()) != T * T:
+        bad.append(f"leaves sum {plan.leaves.sum()} != T^2")
+    if (np.diff(plan.pairs_owner) < 0).any():
+        bad.append("owners not monotone along the Z order")
+    one_pair = 2 * plan.tile * plan.tile
+    if plan.total > 0 and np.abs(plan.interactions - plan.total / P).max() > one_pair:
+        bad.append("a rank more than one tile pair from W / P")
+    # every row's nodes tile [0, T) and each has one owner
+    for I in range(T):
+        pos = 0
+        for o, lo, hi in plan.row_nodes(I):
+            if lo != pos or (plan.owner[I, lo:hi] != o).any():
+                bad.append(f"row {I}: nodes do not partition [0, T) by owner")
+                break
+            pos = hi
+        if pos != T:
+            bad.append(f"row {I}: nodes end at {pos}")
+    # sends == recvs transposed; every body receives T leaves' worth (7 T doubles per body in nodes)
+    for r in range(P):
+        for o, v, b in plan.recvs(r):
+            if plan.leaf_values[o, r] != v or plan.leaf_blocks[o, r] != b:
+                bad.append(f"recv {o} -> {r}: {v} values, {b} blocks; the sender says {plan.leaf_values[o, r]}")
+        if sum(v for _, v, _ in plan.recvs(r)) != plan.leaf_values[:, r].sum():
+            bad.append(f"rank {r}: receives differ from the senders' total")
+    if int(plan.leaf_values.sum()) != sum(FIELDS_LEAF * int(plan.sizes[I]) for I, _, _, _ in plan.nodes):
+        bad.append("exchange total != 7 x bodies of every node")
+    # expand: every rank gets exactly the bodies of its needed tiles, once
+    got = plan.expand_bodies.sum(axis=0)
+    want = plan.need @ plan.sizes
+    if (got != want).any():
+        bad.append("expand: a rank does not receive the bodies of its needed tiles")
+    return bad
+
+
+def main(argv):
+    args = [a for a in argv if not a.startswith("--")]
+    opts = [a for a in argv if a.startswith("--")]
+    phase = None
+    if "--messages" in argv:
+        k = argv.index("--messages")
+        phase = argv[k + 1] if k + 1 < len(argv) else ""
+        if phase in args:
+            args.remove(phase)
+    if (len(args) != 2 or not all(a.isdigit() and int(a) > 0 for a in args)
+            or not set(opts) <= {"--check", "--dump", "--dump-expand", "--messages"} or phase not in (None, "expand", "exchange")):
+        print(f"pair_plan.py: arguments '{' '.join(argv)}': usage: pair_plan.py N P "
+              "[--check | --dump | --dump-expand | --messages expand|exchange]", file=sys.stderr)
+        return 2
+    n, P = int(args[0]), int(args[1])
+    plan = Plan(n, P)
+    if phase:
+        m = plan.expand_bytes() if phase == "expand" else plan.exchange_bytes()
+        for s, d in zip(*np.nonzero(m)):
+            print(s, d, m[s, d])
+        return 0
+    if "--dump-expand" in opts:
+        e = plan.expand_bodies  # [sender, receiver]
+        for r in range(P):
+            sends = "".join(f" {d}:{e[r, d]}" for d in np.flatnonzero(e[r]) if d != r)
+            recvs = "".join(f" {d}:{e[d, r]}" for d in np.flatnonzero(e[:, r]) if d != r)
+            print(f"rank {r} sends{sends} recvs{recvs}")
+        return 0
+    if "--dump" in opts:
+        fmt = lambda peers: "".join(f" {p}:{v}:{b}" for p, v, b in peers)  # noqa: E731
+        for r in range(P):
+            print(f"rank {r} interactions {int(plan.interactions[r])} tile_pairs {int(plan.tile_pairs[r])} "
+                  f"leaves {int(plan.leaves[r])} sends{fmt(plan.sends(r))} recvs{fmt(plan.recvs(r))}")
+        return 0
+    ex, lf, lv = plan.expand_bytes(), plan.exchange_bytes(), plan.leaf_values
+    peers = max((lv > 0).sum(axis=1).max(), (lv > 0).sum(axis=0).max())
+    print(f"N={n} P={P} tile={plan.tile} tiles={plan.tiles} tile_pairs={len(plan.pairs_I)} "
+          f"interactions_max={int(plan.interactions.max())} interactions_min={int(plan.interactions.min())} "
+          f"leaves_max={int(plan.leaves.max())} exchange_send_values_max={int(lv.sum(axis=1).max())} "
+          f"exchange_recv_values_max={int(lv.sum(axis=0).max())} exchange_peers_max={int(peers)} "
+          f"exchange_bytes_total={int(lf.sum())} expand_recv_bytes_max={int(ex.sum(axis=0).max())} "
+          f"expand_send_bytes_max={int(ex.sum(axis=1).max())} expand_bytes_total={int(ex.sum())}")
+    if "--check" in opts:
+        bad = check(plan)
+        for b in bad:
+            print("FAIL", b)
+        print("consistent" if not bad else f"{len(bad)} failures")
+        return 1 if bad else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
