@@ -5,7 +5,8 @@
 // regular build's libliebench:
 //   mpicxx -std=c++20 -O1 -fopenmp -I src scripts/smpi/plan_dump.cpp src/parallel/pair_plan.cpp \
 //     src/parallel/context.cpp -L build -lliebench -Wl,-rpath,$PWD/build -o plan_dump
-//   ./plan_dump N P
+//   ./plan_dump N P            (leaves and the subtree exchange: pair_plan.py --dump)
+//   ./plan_dump N P --expand   (the position expand, bodies per message: --dump-expand)
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -14,8 +15,9 @@
 #include "parallel/pair_plan.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 3 || std::atoll(argv[1]) < 1 || std::atoi(argv[2]) < 1) {
-    std::fprintf(stderr, "usage: plan_dump N P (positive integers)\n");
+  const bool expand = argc == 4 && std::string(argv[3]) == "--expand";
+  if ((argc != 3 && !expand) || std::atoll(argv[1]) < 1 || std::atoi(argv[2]) < 1) {
+    std::fprintf(stderr, "usage: plan_dump N P [--expand] (N, P positive integers)\n");
     return 2;
   }
   const std::size_t n = std::strtoull(argv[1], nullptr, 10);
@@ -23,6 +25,14 @@ int main(int argc, char** argv) {
   const std::size_t tile = lie::dipolar::tile_size_for(n);
   for (int r = 0; r < P; ++r) {
     const lie::par::PairPlan plan(n, tile, lie::dipolar::kSlotFields, P, r);
+    if (expand) {
+      std::string line = "rank " + std::to_string(r) + " sends";
+      for (const auto& p : plan.body_sends()) line += " " + std::to_string(p.rank) + ":" + std::to_string(p.bodies);
+      line += " recvs";
+      for (const auto& p : plan.body_recvs()) line += " " + std::to_string(p.rank) + ":" + std::to_string(p.bodies);
+      std::puts(line.c_str());
+      continue;
+    }
     std::string line = "rank " + std::to_string(r) + " interactions " +
                        std::to_string(static_cast<long long>(plan.interactions())) + " tile_pairs " +
                        std::to_string(plan.tile_pairs().size()) + " leaves " +
