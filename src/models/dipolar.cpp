@@ -285,42 +285,72 @@ void Dipolar::gather_partners(const double* y) {
   }
 }
 
-// The tiled path's positions: only the tiles this rank's tile pairs read, from the owners of
-// their bodies (parallel/pair_plan.hpp, "Positions"); own bodies copied from send_.
+// One phase of the pair plan: out[k] to sends[k].rank, in[k] (resized) from recvs[k].rank, all
+// posted at once; a message to self is copied.
+void Dipolar::run_phase(const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& out,
+                        std::vector<std::vector<double>>& in, int tag) {
+  par::ScopedTimer timer(ctx_.timers(), "comm");
+  const int me = ctx_.rank();
+  in.resize(phase.recvs.size());
+  requests_.clear();
+  for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
+    in[k].resize(phase.recvs[k].values);
+    if (phase.recvs[k].rank == me) continue;
+    requests_.emplace_back();
+    MPI_Irecv(in[k].data(), static_cast<int>(in[k].size()), MPI_DOUBLE, phase.recvs[k].rank, tag, ctx_.comm(),
+              &requests_.back());
+  }
+  for (std::size_t k = 0; k < phase.sends.size(); ++k) {
+    if (phase.sends[k].rank == me) {
+      const auto it = std::find_if(phase.recvs.begin(), phase.recvs.end(),
+                                   [&](const par::PairPlan::Peer& p) { return p.rank == me; });
+      std::copy(out[k].begin(), out[k].end(), in[static_cast<std::size_t>(it - phase.recvs.begin())].begin());
+      continue;
+    }
+    requests_.emplace_back();
+    MPI_Isend(out[k].data(), static_cast<int>(out[k].size()), MPI_DOUBLE, phase.sends[k].rank, tag, ctx_.comm(),
+              &requests_.back());
+  }
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+}
+
+// The tiled path's positions: only the tiles this rank's tile pairs read, gathered at each
+// tile's root and sent on whole (parallel/pair_plan.hpp: pos_up, pos_down).
 void Dipolar::exchange_positions() {
-  auto put = [&](std::size_t j, const double* v) { bodies_.set(j, v, v + 3); };
-  for (const par::Range& r : plan_.body_own())
-    for (std::size_t j = r.begin; j < r.end; ++j) put(j, &send_[6 * (j - range_.begin)]);
-  const auto& sends = plan_.body_sends();
-  const auto& recvs = plan_.body_recvs();
-  if (sends.empty() && recvs.empty()) return;
-  {
-    par::ScopedTimer timer(ctx_.timers(), "comm");
-    constexpr int kTag = 1716;
-    pos_recv_bufs_.resize(recvs.size());
-    pos_send_bufs_.resize(sends.size());
-    requests_.resize(recvs.size() + sends.size());
-    for (std::size_t k = 0; k < recvs.size(); ++k) {
-      pos_recv_bufs_[k].resize(6 * recvs[k].bodies);
-      MPI_Irecv(pos_recv_bufs_[k].data(), static_cast<int>(6 * recvs[k].bodies), MPI_DOUBLE, recvs[k].rank, kTag,
-                ctx_.comm(), &requests_[k]);
+  const par::PairPlan::Phase& up = plan_.pos_up();
+  const par::PairPlan::Phase& down = plan_.pos_down();
+  auto unpack = [&](const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& in) {
+    for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
+      const double* v = in[k].data();
+      for (const par::PairPlan::Block& blk : phase.recvs[k].blocks)
+        for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, v += 6) bodies_.set(j, v, v + 3);
     }
-    for (std::size_t k = 0; k < sends.size(); ++k) {
-      std::vector<double>& buf = pos_send_bufs_[k];
-      buf.resize(6 * sends[k].bodies);
-      double* out = buf.data();
-      for (const par::Range& r : sends[k].ranges)
-        out = std::copy(&send_[6 * (r.begin - range_.begin)], &send_[6 * (r.end - range_.begin)], out);
-      MPI_Isend(buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, sends[k].rank, kTag, ctx_.comm(),
-                &requests_[recvs.size() + k]);
-    }
-    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  };
+  // pos_up: my bodies, packed in send_ (6 per body)
+  pos_send_bufs_.resize(up.sends.size());
+  for (std::size_t k = 0; k < up.sends.size(); ++k) {
+    std::vector<double>& buf = pos_send_bufs_[k];
+    buf.resize(up.sends[k].values);
+    double* out = buf.data();
+    for (const par::PairPlan::Block& blk : up.sends[k].blocks)
+      out = std::copy(&send_[6 * (blk.body_begin - range_.begin)], &send_[6 * (blk.body_end - range_.begin)], out);
   }
-  for (std::size_t k = 0; k < recvs.size(); ++k) {
-    const double* v = pos_recv_bufs_[k].data();
-    for (const par::Range& r : recvs[k].ranges)
-      for (std::size_t j = r.begin; j < r.end; ++j, v += 6) put(j, v);
+  run_phase(up, pos_send_bufs_, pos_recv_bufs_, 1714);
+  unpack(up, pos_recv_bufs_);
+  // pos_down: whole tiles from the roots' bodies_
+  pos_send_bufs_.resize(down.sends.size());
+  for (std::size_t k = 0; k < down.sends.size(); ++k) {
+    std::vector<double>& buf = pos_send_bufs_[k];
+    buf.resize(down.sends[k].values);
+    double* out = buf.data();
+    for (const par::PairPlan::Block& blk : down.sends[k].blocks)
+      for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, out += 6) {
+        out[0] = bodies_.x[j], out[1] = bodies_.y[j], out[2] = bodies_.z[j];
+        out[3] = bodies_.mx[j], out[4] = bodies_.my[j], out[5] = bodies_.mz[j];
+      }
   }
+  run_phase(down, pos_send_bufs_, pos_recv_bufs_, 1715);
+  unpack(down, pos_recv_bufs_);
 }
 
 void Dipolar::compute_tiles(bool want_energy) {
@@ -344,28 +374,13 @@ void Dipolar::compute_tiles(bool want_energy) {
       }
     }
   }
-  // Maximal owned subtrees to the owners of their bodies (parallel/pair_plan.hpp).
+  // Maximal owned subtrees to the roots of their row tiles, who finish the trees and send the
+  // sums to the bodies' owners (parallel/pair_plan.hpp: sum_up, sum_down).
   plan_.pack(leaves_, send_bufs_);
-  if (ctx_.size() == 1) {
-    std::swap(recv_bufs_, send_bufs_);  // the only peer is this rank
-  } else {
-    par::ScopedTimer timer(ctx_.timers(), "comm");
-    constexpr int kTag = 1717;
-    const auto& recvs = plan_.recvs();
-    const auto& sends = plan_.sends();
-    recv_bufs_.resize(recvs.size());
-    requests_.resize(recvs.size() + sends.size());
-    for (std::size_t k = 0; k < recvs.size(); ++k) {
-      recv_bufs_[k].resize(recvs[k].values);
-      MPI_Irecv(recv_bufs_[k].data(), static_cast<int>(recvs[k].values), MPI_DOUBLE, recvs[k].rank, kTag,
-                ctx_.comm(), &requests_[k]);
-    }
-    for (std::size_t k = 0; k < sends.size(); ++k)
-      MPI_Isend(send_bufs_[k].data(), static_cast<int>(sends[k].values), MPI_DOUBLE, sends[k].rank, kTag,
-                ctx_.comm(), &requests_[recvs.size() + k]);
-    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-  }
-  plan_.finish(recv_bufs_, sums_.data());
+  run_phase(plan_.sum_up(), send_bufs_, recv_bufs_, 1716);
+  plan_.finish(recv_bufs_, send_bufs_);
+  run_phase(plan_.sum_down(), send_bufs_, recv_bufs_, 1717);
+  plan_.scatter(recv_bufs_, sums_.data());
   const std::size_t nl = range_.size();
   for (std::size_t li = 0; li < nl; ++li)
     for (int k = 3; k < 6; ++k) sums_[7 * li + static_cast<std::size_t>(k)] *= kappa;  // g_i = kappa h_i

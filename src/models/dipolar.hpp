@@ -109,6 +109,8 @@ class Dipolar final : public Model {
   // partners_ (cutoff path: an allgather of all bodies)
   void gather_partners(const double* y);
   void exchange_positions();
+  void run_phase(const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& out,
+                 std::vector<std::vector<double>>& in, int tag);
   // Pair sums of every local body into sums_ (F_i, g_i, V_i: 7 values per body).
   void compute_rows(bool want_energy);
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).

@@ -110,45 +110,7 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     };
     rec(rec, 0, T32);
   };
-  std::map<int, Peer> sends, recvs;
-  std::map<int, std::vector<std::size_t>> send_emit;
-  std::vector<Node> nodes;
-  for (std::size_t I = 0; I < T; ++I) {
-    const Range bodies = tile_range(I);
-    const bool local_tile = bodies.begin < mine_.end && mine_.begin < bodies.end;
-    decompose(I, nodes);
-    for (const Node& nd : nodes) {
-      const auto tile32 = static_cast<std::uint32_t>(I);
-      if (nd.owner == rank) {
-        emits_.push_back({tile32, nd.lo, nd.hi});
-        const int d0 = body_owner(n, ranks, bodies.begin), d1 = body_owner(n, ranks, bodies.end - 1);
-        for (int d = d0; d <= d1; ++d) {
-          const Range rd = balanced_range(n, ranks, d);
-          const std::size_t b0 = std::max(rd.begin, bodies.begin), b1 = std::min(rd.end, bodies.end);
-          if (b0 >= b1) continue;
-          Peer& p = sends[d];
-          p.rank = d;
-          p.blocks.push_back({tile32, nd.lo, nd.hi, b0, b1});
-          p.values += (b1 - b0) * static_cast<std::size_t>(fields);
-          send_emit[d].push_back(emits_.size() - 1);
-        }
-      }
-      if (local_tile) {
-        const std::size_t b0 = std::max(mine_.begin, bodies.begin), b1 = std::min(mine_.end, bodies.end);
-        Peer& p = recvs[nd.owner];
-        p.rank = nd.owner;
-        p.blocks.push_back({tile32, nd.lo, nd.hi, b0, b1});
-        p.values += (b1 - b0) * static_cast<std::size_t>(fields);
-      }
-    }
-  }
-  for (auto& [r, p] : sends) {
-    sends_.push_back(std::move(p));
-    send_emit_.push_back(std::move(send_emit[r]));
-  }
-  for (auto& [r, p] : recvs) recvs_.push_back(std::move(p));
-
-  // Positions: the ranks that need each tile (owners of a tile pair in its row or column).
+  // The ranks reading each tile (owners of a tile pair in its row or column).
   std::vector<std::vector<int>> needers(T);
   for (std::size_t I = 0; I < T; ++I)
     for (std::size_t J = I; J < T; ++J) {
@@ -160,50 +122,104 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
   }
-  std::map<int, BodyPeer> bsends, brecvs;
-  for (std::size_t t = 0; t < T; ++t) {
+  for (std::uint32_t t = 0; t < T32; ++t) {
+    if (std::binary_search(needers[t].begin(), needers[t].end(), rank)) needed_tiles_.push_back(t);
+    if (root(t) == rank) rooted_.push_back(t);
+  }
+  const std::size_t t_first = mine_.size() == 0 ? 0 : mine_.begin / tile;
+  const std::size_t t_end = mine_.size() == 0 ? 0 : (mine_.end - 1) / tile + 1;  // tiles holding my bodies
+
+  // Messages of one phase, aggregated per peer (std::map: peers in rank order).
+  struct Builder {
+    std::map<int, Peer> sends, recvs;
+    std::size_t per_body;
+    void add(std::map<int, Peer>& m, int peer, const Block& b) {
+      Peer& p = m[peer];
+      p.rank = peer;
+      p.blocks.push_back(b);
+      p.values += b.bodies() * per_body;
+    }
+    Phase done() {
+      Phase ph;
+      for (auto& [r, p] : sends) ph.sends.push_back(std::move(p));
+      for (auto& [r, p] : recvs) ph.recvs.push_back(std::move(p));
+      return ph;
+    }
+  };
+  auto owners_of = [&](std::size_t t, auto&& visit) {  // (owner d, its bodies of tile t)
     const Range bodies = tile_range(t);
-    // sends: my bodies of tile t to every other rank needing t
-    const std::size_t m0 = std::max(mine_.begin, bodies.begin), m1 = std::min(mine_.end, bodies.end);
-    if (m0 < m1)
-      for (int r : needers[t]) {
-        if (r == rank) continue;
-        BodyPeer& p = bsends[r];
-        p.rank = r;
-        p.ranges.push_back({m0, m1});
-        p.bodies += m1 - m0;
-      }
-    // receives: the bodies of tile t from their owners, if I need t
-    if (!std::binary_search(needers[t].begin(), needers[t].end(), rank)) continue;
-    needed_tiles_.push_back(static_cast<std::uint32_t>(t));
     const int d0 = body_owner(n, ranks, bodies.begin), d1 = body_owner(n, ranks, bodies.end - 1);
     for (int d = d0; d <= d1; ++d) {
       const Range rd = balanced_range(n, ranks, d);
       const std::size_t b0 = std::max(rd.begin, bodies.begin), b1 = std::min(rd.end, bodies.end);
-      if (b0 >= b1) continue;
-      if (d == rank) {
-        body_own_.push_back({b0, b1});
-        continue;
-      }
-      BodyPeer& p = brecvs[d];
-      p.rank = d;
-      p.ranges.push_back({b0, b1});
-      p.bodies += b1 - b0;
+      if (b0 < b1) visit(d, b0, b1);
     }
+  };
+  const auto PV = static_cast<std::size_t>(kPositionValues), F = static_cast<std::size_t>(fields);
+  {  // pos_up: my bodies of each read tile to its root; the roots' receipts from the owners
+    Builder b{{}, {}, PV};
+    for (std::size_t t = t_first; t < t_end; ++t) {
+      const std::size_t b0 = std::max(mine_.begin, tile_range(t).begin), b1 = std::min(mine_.end, tile_range(t).end);
+      if (b0 < b1 && !needers[t].empty()) b.add(b.sends, root(t), {static_cast<std::uint32_t>(t), 0, 0, b0, b1});
+    }
+    for (std::uint32_t t : rooted_)
+      if (!needers[t].empty())
+        owners_of(t, [&](int d, std::size_t b0, std::size_t b1) { b.add(b.recvs, d, {t, 0, 0, b0, b1}); });
+    pos_up_ = b.done();
   }
-  for (auto& [r, p] : bsends) body_sends_.push_back(std::move(p));
-  for (auto& [r, p] : brecvs) body_recvs_.push_back(std::move(p));
+  {  // pos_down: whole tiles from their roots to the ranks reading them
+    Builder b{{}, {}, PV};
+    for (std::uint32_t t : rooted_)
+      for (int r : needers[t]) b.add(b.sends, r, {t, 0, 0, tile_range(t).begin, tile_range(t).end});
+    for (std::uint32_t t : needed_tiles_) b.add(b.recvs, root(t), {t, 0, 0, tile_range(t).begin, tile_range(t).end});
+    pos_down_ = b.done();
+  }
+  {  // sum_up: my maximal nodes to the roots of their row tiles; the roots' receipts
+    Builder b{{}, {}, F};
+    std::map<int, std::vector<std::size_t>> send_emit;
+    std::vector<Node> nodes;
+    for (std::uint32_t I = 0; I < T32; ++I) {
+      decompose(I, nodes);
+      const Range bodies = tile_range(I);
+      const bool rooted = root(I) == rank;
+      for (const Node& nd : nodes) {
+        const Block blk{I, nd.lo, nd.hi, bodies.begin, bodies.end};
+        if (nd.owner == rank) {
+          emits_.push_back({I, nd.lo, nd.hi});
+          b.add(b.sends, root(I), blk);
+          send_emit[root(I)].push_back(emits_.size() - 1);
+        }
+        if (rooted) b.add(b.recvs, nd.owner, blk);
+      }
+    }
+    sum_up_ = b.done();
+    for (const Peer& p : sum_up_.sends) send_emit_.push_back(std::move(send_emit[p.rank]));
+  }
+  {  // sum_down: finished sums from the roots to the owners
+    Builder b{{}, {}, F};
+    for (std::uint32_t I : rooted_)
+      owners_of(I, [&](int d, std::size_t b0, std::size_t b1) { b.add(b.sends, d, {I, 0, 0, b0, b1}); });
+    for (std::size_t I = t_first; I < t_end; ++I) {
+      const std::size_t b0 = std::max(mine_.begin, tile_range(I).begin), b1 = std::min(mine_.end, tile_range(I).end);
+      if (b0 < b1) b.add(b.recvs, root(I), {static_cast<std::uint32_t>(I), 0, 0, b0, b1});
+    }
+    sum_down_ = b.done();
+  }
 }
 
-std::size_t PairPlan::send_values() const {
+int PairPlan::root(std::size_t t) const { return body_owner(n_, ranks_, tile_range(t).begin); }
+
+std::size_t PairPlan::Phase::send_values(bool include_self, int self) const {
   std::size_t v = 0;
-  for (const Peer& p : sends_) v += p.values;
+  for (const Peer& p : sends)
+    if (include_self || p.rank != self) v += p.values;
   return v;
 }
 
-std::size_t PairPlan::recv_values() const {
+std::size_t PairPlan::Phase::recv_values(bool include_self, int self) const {
   std::size_t v = 0;
-  for (const Peer& p : recvs_) v += p.values;
+  for (const Peer& p : recvs)
+    if (include_self || p.rank != self) v += p.values;
   return v;
 }
 
@@ -238,46 +254,49 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
     for (std::size_t e = 0; e < emits_.size(); ++e)
       node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values.data() + e * stride, scratch, 0);
   }
-  buffers.resize(sends_.size());
+  const auto& sends = sum_up_.sends;
+  buffers.resize(sends.size());
   const auto F = static_cast<std::size_t>(fields_);
-  for (std::size_t k = 0; k < sends_.size(); ++k) {
+  for (std::size_t k = 0; k < sends.size(); ++k) {
     std::vector<double>& buf = buffers[k];
-    buf.resize(sends_[k].values);
+    buf.resize(sends[k].values);
     std::size_t pos = 0;
-    for (std::size_t b = 0; b < sends_[k].blocks.size(); ++b) {
-      const Block& blk = sends_[k].blocks[b];
+    for (std::size_t b = 0; b < sends[k].blocks.size(); ++b) {
+      const Block& blk = sends[k].blocks[b];
       const double* src = values.data() + send_emit_[k][b] * stride + (blk.body_begin - blk.tile * tile_) * F;
-      const std::size_t len = (blk.body_end - blk.body_begin) * F;
+      const std::size_t len = blk.bodies() * F;
       std::copy(src, src + len, buf.data() + pos);
       pos += len;
     }
   }
 }
 
-void PairPlan::finish(const std::vector<std::vector<double>>& buffers, double* out) const {
+void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vector<std::vector<double>>& out) const {
   const auto F = static_cast<std::size_t>(fields_);
-  // Received nodes per local tile: (lo, hi, first value of the tile's first local body).
+  const std::size_t stride = tile_ * F;
+  // Received nodes per rooted tile: (lo, hi, the values of the tile's bodies).
   struct Got {
     std::uint32_t lo, hi;
     const double* data;
   };
-  const std::size_t t0 = mine_.size() == 0 ? 0 : mine_.begin / tile_;
-  const std::size_t t1 = mine_.size() == 0 ? 0 : (mine_.end - 1) / tile_ + 1;
-  std::vector<std::vector<Got>> got(t1 - t0);
-  for (std::size_t k = 0; k < recvs_.size(); ++k) {
+  std::vector<std::vector<Got>> got(rooted_.size());
+  auto slot = [&](std::uint32_t I) {
+    return static_cast<std::size_t>(std::lower_bound(rooted_.begin(), rooted_.end(), I) - rooted_.begin());
+  };
+  for (std::size_t k = 0; k < sum_up_.recvs.size(); ++k) {
     std::size_t pos = 0;
-    for (const Block& blk : recvs_[k].blocks) {
-      got[blk.tile - t0].push_back({blk.lo, blk.hi, buffers[k].data() + pos});
-      pos += (blk.body_end - blk.body_begin) * F;
+    for (const Block& blk : sum_up_.recvs[k].blocks) {
+      got[slot(blk.tile)].push_back({blk.lo, blk.hi, buffers[k].data() + pos});
+      pos += blk.bodies() * F;
     }
   }
   for (auto& g : got) std::sort(g.begin(), g.end(), [](const Got& a, const Got& b) { return a.lo < b.lo; });
-#pragma omp parallel for schedule(dynamic, 1) if (t1 - t0 > 1)
-  for (std::size_t I = t0; I < t1; ++I) {
-    const std::vector<Got>& g = got[I - t0];
-    const std::size_t b0 = std::max(mine_.begin, I * tile_), b1 = std::min(mine_.end, (I + 1) * tile_);
-    const std::size_t count = (b1 - b0) * F;
-    std::vector<double> scratch;
+  std::vector<double> sums(rooted_.size() * stride);
+#pragma omp parallel for schedule(dynamic, 1) if (rooted_.size() > 1)
+  for (std::size_t k = 0; k < rooted_.size(); ++k) {
+    const std::vector<Got>& g = got[k];
+    const std::size_t count = tile_range(rooted_[k]).size() * F;
+    std::vector<double> scratch((tree_depth(tiles_) + 1) * count);
     auto rec = [&](auto&& self, std::uint32_t lo, std::uint32_t hi, double* dst, std::size_t depth) -> void {
       const auto it = std::lower_bound(g.begin(), g.end(), lo, [](const Got& a, std::uint32_t v) { return a.lo < v; });
       if (it != g.end() && it->lo == lo && it->hi == hi) {
@@ -291,8 +310,28 @@ void PairPlan::finish(const std::vector<std::vector<double>>& buffers, double* o
       self(self, mid, hi, right, depth + 1);
       for (std::size_t q = 0; q < count; ++q) dst[q] = dst[q] + right[q];  // node = left + right
     };
-    scratch.resize((tree_depth(tiles_) + 1) * count);
-    rec(rec, 0, static_cast<std::uint32_t>(tiles_), out + (b0 - mine_.begin) * F, 0);
+    rec(rec, 0, static_cast<std::uint32_t>(tiles_), sums.data() + k * stride, 0);
+  }
+  const auto& sends = sum_down_.sends;
+  out.resize(sends.size());
+  for (std::size_t k = 0; k < sends.size(); ++k) {
+    out[k].resize(sends[k].values);
+    double* dst = out[k].data();
+    for (const Block& blk : sends[k].blocks) {
+      const double* src = sums.data() + slot(blk.tile) * stride + (blk.body_begin - blk.tile * tile_) * F;
+      dst = std::copy(src, src + blk.bodies() * F, dst);
+    }
+  }
+}
+
+void PairPlan::scatter(const std::vector<std::vector<double>>& buffers, double* sums) const {
+  const auto F = static_cast<std::size_t>(fields_);
+  for (std::size_t k = 0; k < sum_down_.recvs.size(); ++k) {
+    const double* src = buffers[k].data();
+    for (const Block& blk : sum_down_.recvs[k].blocks) {
+      std::copy(src, src + blk.bodies() * F, sums + (blk.body_begin - mine_.begin) * F);
+      src += blk.bodies() * F;
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Pair decomposition with a fixed summation tree (issue 17): who computes which tile pair,
-// and how the partial sums reach the owners of the bodies, with results bitwise independent
-// of the ranks x threads layout.
+// and how positions reach the pair kernels and partial sums reach the owners of the bodies,
+// with results bitwise independent of the ranks x threads layout.
 //
 // n bodies are cut into T tiles of `tile` consecutive indices (a function of n only). A tile
 // pair (I, J), I <= J, computed once, yields the leaf (I, J) -- the row partials of the bodies
@@ -15,21 +15,23 @@
 // compact 2-D patch of the upper triangle (few row and column tiles, as in Plimpton's force
 // decomposition). Any assignment gives the same bits; this one moves little.
 //
-// Exchange: for every row tile I, rank r holds the leaves (I, t), t in S_r(I); it sums, per
-// body, every MAXIMAL tree node whose leaves all lie in S_r(I) (the nodes of all ranks
-// partition [0, T)), and sends each such node of the bodies of I to the ranks owning them
-// (bodies: par::balanced_range(n, P, k)). The owner finishes the tree: node = the received
-// value if a rank sent it, else left + right. Every node value is therefore the same
-// expression of the same leaves on every layout. The plan (peers, blocks and their order) is
-// built once from (n, tile, P); per evaluation it costs one point-to-point exchange with the
-// peers listed (Dipolar::compute_tiles).
-//
-// Positions: a rank needs the bodies of the tiles its tile pairs touch (rows I and columns J
-// of its patch), not all n. need(r) = { I, J : (I, J) a tile pair of r }; the owner d of a body
-// of a needed tile sends it to r, one message d -> r per evaluation holding, for every t in
-// need(r) in increasing order, the bodies tile_range(t) ∩ balanced_range(n, P, d) in index
-// order (body_sends / body_recvs; own bodies are copied, not sent). This replaces an allgather
-// of all n bodies: at n = 64000 on 1024 ranks a rank receives ~3000 bodies instead of 64000.
+// Communication in two levels through the root of each tile, root(t) = the owner of the
+// tile's first body (bodies: par::balanced_range(n, P, k)). With more ranks than tiles a tile's
+// bodies lie on several ranks and dozens of ranks read it; sending through its root turns
+// owners x readers messages into owners + readers (n = 64000 on 1024 ranks: ~67000 messages per
+// exchange direct, ~12000 in two levels). Per evaluation, four point-to-point phases:
+//   pos_up    every owner sends its bodies of a needed tile t to root(t) (6 doubles per body);
+//   pos_down  root(t) sends the whole tile t to every rank whose tile pairs read it
+//             (need(r) = { I, J : (I, J) a tile pair of r });
+//   [the tile pairs, then for every row tile I the MAXIMAL tree nodes whose leaves (I, t) are
+//    all this rank's, summed over the tree (the nodes of all ranks partition [0, T))]
+//   sum_up    every such node of the bodies of I goes to root(I) (fields doubles per body);
+//             root(I) finishes the tree: node = the received value if a rank sent it, else
+//             left + right -- the same expression of the same leaves on every layout;
+//   sum_down  root(I) sends the finished sums of I's bodies to their owners.
+// A message is aggregated per (sender, receiver) and holds its blocks in increasing tile order.
+// The lists include messages to self (the caller copies those). The plan is built once from
+// (n, tile, P) (Dipolar::compute_tiles and exchange_positions use it).
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -41,25 +43,26 @@ namespace lie::par {
 
 class PairPlan {
  public:
-  /// One tree node of one row tile, for the global bodies [body_begin, body_end) of that tile
-  /// (fields doubles per body, consecutive in a message in body order).
+  /// Part of a message: bodies [body_begin, body_end) of tile `tile` (fields or 6 doubles per
+  /// body, consecutive, in body order); for the sum_up phase also the tree node [lo, hi).
   struct Block {
     std::uint32_t tile = 0, lo = 0, hi = 0;
     std::size_t body_begin = 0, body_end = 0;
+    std::size_t bodies() const { return body_end - body_begin; }
   };
   /// Messages to or from one peer rank: blocks in a fixed order (tile, lo).
   struct Peer {
     int rank = 0;
     std::vector<Block> blocks;
-    std::size_t values = 0;  // doubles in the message (sum of blocks' bodies x fields)
+    std::size_t values = 0;  // doubles in the message
   };
-
-  /// Bodies to or from one peer rank: global index ranges in a fixed order (tile, index).
-  struct BodyPeer {
-    int rank = 0;
-    std::vector<Range> ranges;
-    std::size_t bodies = 0;  // sum of the ranges' sizes
+  /// One phase seen from this rank: its sends and receives, peers in rank order (self included).
+  struct Phase {
+    std::vector<Peer> sends, recvs;
+    std::size_t send_values(bool include_self, int self) const;
+    std::size_t recv_values(bool include_self, int self) const;
   };
+  static constexpr int kPositionValues = 6;  // q (3), mu (3) per body
 
   PairPlan() = default;
   /// n bodies in tiles of `tile` bodies, `fields` doubles per body and leaf, over `ranks`
@@ -72,12 +75,15 @@ class PairPlan {
   std::size_t tile() const { return tile_; }
   std::size_t tiles() const { return tiles_; }
   int fields() const { return fields_; }
+  int rank() const { return rank_; }
   /// Global bodies [begin, end) of tile t.
   Range tile_range(std::size_t t) const { return {t * tile_, std::min(n_, (t + 1) * tile_)}; }
+  /// The rank that gathers tile t's positions and finishes its bodies' trees.
+  int root(std::size_t t) const;
 
   /// This rank's tile pairs (I, J), I <= J, in Z order.
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& tile_pairs() const { return pairs_; }
-  /// Ordered pair interactions of this rank's tile pairs, and of all.
+  /// Ordered pair interactions of this rank's tile pairs.
   double interactions() const { return interactions_; }
   /// Storage of this rank's leaves: leaf (I, t) is at leaves + leaf_offset(I, t), tile x fields
   /// doubles, body b of tile I at + (b - I * tile) * fields. -1 if this rank has no such leaf.
@@ -86,33 +92,31 @@ class PairPlan {
     return k < 0 ? -1 : static_cast<std::ptrdiff_t>(k) * static_cast<std::ptrdiff_t>(tile_ * fields_);
   }
   std::size_t leaf_values() const { return leaf_count_ * tile_ * static_cast<std::size_t>(fields_); }
-
-  /// Sends and receives of one evaluation, peers in rank order (self included).
-  const std::vector<Peer>& sends() const { return sends_; }
-  const std::vector<Peer>& recvs() const { return recvs_; }
-  std::size_t send_values() const;
-  std::size_t recv_values() const;
-
-  /// Positions of one evaluation: what this rank sends to and receives from each peer (peers in
-  /// rank order, self excluded), and the ranges of its own bodies that it needs itself.
-  const std::vector<BodyPeer>& body_sends() const { return body_sends_; }
-  const std::vector<BodyPeer>& body_recvs() const { return body_recvs_; }
-  const std::vector<Range>& body_own() const { return body_own_; }
   /// The tiles whose bodies this rank's tile pairs read (increasing).
   const std::vector<std::uint32_t>& needed_tiles() const { return needed_tiles_; }
 
-  /// Fills each send message from the leaves (the maximal owned nodes, summed over the tree).
-  /// buffers[k]: message of sends()[k] (resized). Parallel over the emitted nodes (OpenMP).
+  /// The four phases of one evaluation (see the header comment).
+  const Phase& pos_up() const { return pos_up_; }
+  const Phase& pos_down() const { return pos_down_; }
+  const Phase& sum_up() const { return sum_up_; }
+  const Phase& sum_down() const { return sum_down_; }
+
+  /// sum_up messages from the leaves (the maximal owned nodes, summed over the tree):
+  /// buffers[k] is the message of sum_up().sends[k] (resized). Parallel over the nodes (OpenMP).
   void pack(const double* leaves, std::vector<std::vector<double>>& buffers) const;
-  /// Finishes the tree of every local body (bodies balanced_range(n, P, rank)) from the
-  /// received messages (buffers[k] of recvs()[k]) into out[(i - begin) * fields + f].
-  void finish(const std::vector<std::vector<double>>& buffers, double* out) const;
+  /// At the roots: finishes the tree of every body of every tile rooted here from the received
+  /// sum_up messages (buffers[k] of sum_up().recvs[k]) and fills the sum_down messages
+  /// (out[k] of sum_down().sends[k], resized).
+  void finish(const std::vector<std::vector<double>>& buffers, std::vector<std::vector<double>>& out) const;
+  /// Copies the received sum_down messages (buffers[k] of sum_down().recvs[k]) into
+  /// sums[(i - begin) * fields + f] for the local bodies i (balanced_range(n, P, rank)).
+  void scatter(const std::vector<std::vector<double>>& buffers, double* sums) const;
 
   /// The tree's split of node [lo, hi) (hi - lo >= 2).
   static std::uint32_t split(std::uint32_t lo, std::uint32_t hi) { return lo + (hi - lo) / 2; }
 
  private:
-  struct Emit {  // a maximal owned node of row tile `tile` and where its bodies go
+  struct Emit {  // a maximal owned node of row tile `tile`
     std::uint32_t tile, lo, hi;
   };
   void node_from_leaves(std::uint32_t I, std::uint32_t lo, std::uint32_t hi, const double* leaves, double* out,
@@ -125,13 +129,12 @@ class PairPlan {
   double interactions_ = 0.0;
   std::vector<std::int64_t> leaf_index_;  // [I * T + t]
   std::size_t leaf_count_ = 0;
-  std::vector<Emit> emits_;
-  std::vector<Peer> sends_, recvs_;
-  std::vector<BodyPeer> body_sends_, body_recvs_;
-  std::vector<Range> body_own_;
   std::vector<std::uint32_t> needed_tiles_;
-  // per send peer and block: index of the emit it comes from
+  std::vector<std::uint32_t> rooted_;  // tiles rooted here (increasing)
+  std::vector<Emit> emits_;
+  // per sum_up send peer and block: index of the emit it comes from
   std::vector<std::vector<std::size_t>> send_emit_;
+  Phase pos_up_, pos_down_, sum_up_, sum_down_;
 };
 
 /// Morton (Z-order) key of (I, J): the bits of I and J interleaved.

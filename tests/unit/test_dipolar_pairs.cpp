@@ -211,57 +211,109 @@ namespace {
 
 using lie::par::PairPlan;
 
-// Runs the pipeline of every virtual rank; returns the sums of all bodies (7 per body, fields
-// as the slots: F, h, V). Tile pairs in a shuffled order per rank (seed) if seed != 0.
+using Phase = lie::par::PairPlan::Phase;
+using Buffers = std::vector<std::vector<double>>;
+
+// Delivers one phase among P virtual ranks: what rank d sends to r (its sends entry for r) is
+// what r receives from d (its recvs entry for d), block for block; returns each rank's
+// receive buffers in the order of its recvs.
+std::vector<Buffers> deliver(const std::vector<PairPlan>& plans, const Phase& (PairPlan::*phase)() const,
+                             const std::vector<Buffers>& sent) {
+  const int P = static_cast<int>(plans.size());
+  std::vector<Buffers> got(plans.size());
+  for (int r = 0; r < P; ++r) {
+    const Phase& mine = (plans[static_cast<std::size_t>(r)].*phase)();
+    for (const PairPlan::Peer& from : mine.recvs) {
+      const Phase& theirs = (plans[static_cast<std::size_t>(from.rank)].*phase)();
+      std::size_t k = 0;
+      while (k < theirs.sends.size() && theirs.sends[k].rank != r) ++k;
+      EXPECT_LT(k, theirs.sends.size()) << "rank " << from.rank << " sends nothing to " << r;
+      if (k == theirs.sends.size()) {
+        got[static_cast<std::size_t>(r)].emplace_back(from.values, std::nan(""));
+        continue;
+      }
+      const PairPlan::Peer& to = theirs.sends[k];
+      EXPECT_EQ(to.values, from.values);
+      EXPECT_EQ(to.blocks.size(), from.blocks.size());
+      for (std::size_t b = 0; b < std::min(to.blocks.size(), from.blocks.size()); ++b) {
+        EXPECT_EQ(to.blocks[b].tile, from.blocks[b].tile);
+        EXPECT_EQ(to.blocks[b].lo, from.blocks[b].lo);
+        EXPECT_EQ(to.blocks[b].hi, from.blocks[b].hi);
+        EXPECT_EQ(to.blocks[b].body_begin, from.blocks[b].body_begin);
+        EXPECT_EQ(to.blocks[b].body_end, from.blocks[b].body_end);
+      }
+      got[static_cast<std::size_t>(r)].push_back(sent[static_cast<std::size_t>(from.rank)][k]);
+    }
+  }
+  return got;
+}
+
+// Runs the pipeline of every virtual rank, all four phases of the plan; returns the sums of all
+// bodies (7 per body, fields as the slots: F, h, V). A rank starts from its own bodies only
+// (every other body NaN: a read of a body the plan did not deliver poisons the sums). Tile
+// pairs in a shuffled order per rank (seed) if seed != 0.
 std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairParams& pp, unsigned seed) {
   std::vector<PairPlan> plans;
   for (int r = 0; r < P; ++r) plans.emplace_back(s.n, s.tile, kSlotFields, P, r);
-  std::vector<std::vector<std::vector<double>>> sent(static_cast<std::size_t>(P));
-  std::mt19937 g(seed);
-  for (int r = 0; r < P; ++r) {
-    const PairPlan& plan = plans[static_cast<std::size_t>(r)];
-    // The rank's positions: only its own needed bodies and what the owners send it; every other
-    // body is NaN (a read of a body the plan did not deliver poisons the sums).
-    BodySoA mine = s;
-    for (auto* v : {&mine.x, &mine.y, &mine.z, &mine.mx, &mine.my, &mine.mz})
+  const auto R = static_cast<std::size_t>(P);
+  std::vector<BodySoA> bodies(R, s);
+  for (BodySoA& b : bodies)
+    for (auto* v : {&b.x, &b.y, &b.z, &b.mx, &b.my, &b.mz})
       std::fill(v->begin(), v->begin() + static_cast<std::ptrdiff_t>(s.n), std::nan(""));
-    auto deliver = [&](const lie::par::Range& range) {
-      for (std::size_t j = range.begin; j < range.end; ++j) {
-        const double q[3] = {s.x[j], s.y[j], s.z[j]}, mu[3] = {s.mx[j], s.my[j], s.mz[j]};
-        mine.set(j, q, mu);
-      }
-    };
-    for (const lie::par::Range& range : plan.body_own()) deliver(range);
-    for (const PairPlan::BodyPeer& from : plan.body_recvs()) {
-      const PairPlan& sender = plans[static_cast<std::size_t>(from.rank)];
-      auto it = std::find_if(sender.body_sends().begin(), sender.body_sends().end(),
-                             [&](const PairPlan::BodyPeer& p) { return p.rank == r; });
-      EXPECT_NE(it, sender.body_sends().end()) << "rank " << from.rank << " sends no positions to " << r;
-      for (const lie::par::Range& range : from.ranges) deliver(range);
+  auto pack_positions = [&](const BodySoA& from, const PairPlan::Peer& to) {
+    std::vector<double> buf;
+    for (const PairPlan::Block& blk : to.blocks)
+      for (std::size_t j = blk.body_begin; j < blk.body_end; ++j)
+        buf.insert(buf.end(), {from.x[j], from.y[j], from.z[j], from.mx[j], from.my[j], from.mz[j]});
+    return buf;
+  };
+  auto unpack_positions = [&](const Phase& phase, const Buffers& in, BodySoA& into) {
+    for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
+      const double* v = in[k].data();
+      for (const PairPlan::Block& blk : phase.recvs[k].blocks)
+        for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, v += 6) into.set(j, v, v + 3);
     }
+  };
+  // pos_up: the owners send their own bodies (taken from the true state) to the roots
+  std::vector<Buffers> sent(R);
+  for (std::size_t r = 0; r < R; ++r)
+    for (const PairPlan::Peer& to : plans[r].pos_up().sends) {
+      const lie::par::Range own = lie::par::balanced_range(s.n, P, static_cast<int>(r));
+      for (const PairPlan::Block& blk : to.blocks) {
+        EXPECT_GE(blk.body_begin, own.begin);
+        EXPECT_LE(blk.body_end, own.end);
+      }
+      sent[r].push_back(pack_positions(s, to));
+    }
+  std::vector<Buffers> got = deliver(plans, &PairPlan::pos_up, sent);
+  for (std::size_t r = 0; r < R; ++r) unpack_positions(plans[r].pos_up(), got[r], bodies[r]);
+  // pos_down: the roots send whole tiles from what they gathered
+  for (std::size_t r = 0; r < R; ++r) {
+    sent[r].clear();
+    for (const PairPlan::Peer& to : plans[r].pos_down().sends) sent[r].push_back(pack_positions(bodies[r], to));
+  }
+  got = deliver(plans, &PairPlan::pos_down, sent);
+  for (std::size_t r = 0; r < R; ++r) unpack_positions(plans[r].pos_down(), got[r], bodies[r]);
+  // the tile pairs and the subtree sums to the roots
+  std::mt19937 g(seed);
+  for (std::size_t r = 0; r < R; ++r) {
+    const PairPlan& plan = plans[r];
     std::vector<double> leaves(plan.leaf_values(), std::nan(""));
     auto pairs = plan.tile_pairs();
     if (seed != 0) std::shuffle(pairs.begin(), pairs.end(), g);
     TileScratch scratch;
     for (const auto& [I, J] : pairs)
-      tile_pair_leaves(mine, I, J, kappa, pp, true, leaves.data() + plan.leaf_offset(I, J),
+      tile_pair_leaves(bodies[r], I, J, kappa, pp, true, leaves.data() + plan.leaf_offset(I, J),
                        leaves.data() + plan.leaf_offset(J, I), scratch);
-    plan.pack(leaves.data(), sent[static_cast<std::size_t>(r)]);
+    plan.pack(leaves.data(), sent[r]);
   }
+  got = deliver(plans, &PairPlan::sum_up, sent);
+  for (std::size_t r = 0; r < R; ++r) plans[r].finish(got[r], sent[r]);
+  got = deliver(plans, &PairPlan::sum_down, sent);
   std::vector<double> out(s.n * kSlotFields, std::nan(""));
-  for (int d = 0; d < P; ++d) {
-    const PairPlan& plan = plans[static_cast<std::size_t>(d)];
-    std::vector<std::vector<double>> got;
-    for (const PairPlan::Peer& from : plan.recvs()) {
-      const PairPlan& sender = plans[static_cast<std::size_t>(from.rank)];
-      std::size_t k = 0;
-      while (k < sender.sends().size() && sender.sends()[k].rank != d) ++k;
-      EXPECT_LT(k, sender.sends().size()) << "rank " << from.rank << " sends nothing to " << d;
-      got.push_back(sent[static_cast<std::size_t>(from.rank)][k]);
-      EXPECT_EQ(got.back().size(), from.values);
-    }
-    const lie::par::Range mine = lie::par::balanced_range(s.n, P, d);
-    plan.finish(got, out.data() + mine.begin * kSlotFields);
+  for (std::size_t r = 0; r < R; ++r) {
+    const lie::par::Range mine = lie::par::balanced_range(s.n, P, static_cast<int>(r));
+    plans[r].scatter(got[r], out.data() + mine.begin * kSlotFields);
   }
   return out;
 }
@@ -285,51 +337,40 @@ TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
           EXPECT_GE(plan.leaf_offset(I, J), 0);
           EXPECT_GE(plan.leaf_offset(J, I), 0);
         }
-        // messages: what r sends to d is what d expects from r, block for block
-        for (const PairPlan::Peer& to : plan.sends()) {
-          const auto& rv = plans[static_cast<std::size_t>(to.rank)].recvs();
-          auto it = std::find_if(rv.begin(), rv.end(), [&](const PairPlan::Peer& p) { return p.rank == r; });
-          ASSERT_NE(it, rv.end());
-          ASSERT_EQ(it->blocks.size(), to.blocks.size());
-          for (std::size_t b = 0; b < to.blocks.size(); ++b) {
-            EXPECT_EQ(it->blocks[b].tile, to.blocks[b].tile);
-            EXPECT_EQ(it->blocks[b].lo, to.blocks[b].lo);
-            EXPECT_EQ(it->blocks[b].hi, to.blocks[b].hi);
-            EXPECT_EQ(it->blocks[b].body_begin, to.blocks[b].body_begin);
-            EXPECT_EQ(it->blocks[b].body_end, to.blocks[b].body_end);
-          }
-        }
       }
-      // positions: what r sends to d is what d expects from r, range for range; a rank receives
-      // (or has) exactly the bodies of the tiles its tile pairs read, each once
+      // every phase: each message is expected by its receiver, block for block (deliver), and
+      // nothing is expected that is not sent
+      for (const auto phase : {&PairPlan::pos_up, &PairPlan::pos_down, &PairPlan::sum_up, &PairPlan::sum_down}) {
+        std::vector<Buffers> sent(static_cast<std::size_t>(P));
+        std::size_t sends = 0, recvs = 0;
+        for (int r = 0; r < P; ++r) {
+          for (const PairPlan::Peer& to : (plans[static_cast<std::size_t>(r)].*phase)().sends)
+            sent[static_cast<std::size_t>(r)].emplace_back(to.values, 1.0);
+          sends += (plans[static_cast<std::size_t>(r)].*phase)().sends.size();
+          recvs += (plans[static_cast<std::size_t>(r)].*phase)().recvs.size();
+        }
+        deliver(plans, phase, sent);
+        EXPECT_EQ(sends, recvs) << "n " << n << " P " << P;
+      }
+      // a rank receives exactly the bodies of the tiles its tile pairs read, each once; the
+      // roots finish exactly their tiles, and every local body gets its sums once
       for (int r = 0; r < P; ++r) {
         const PairPlan& plan = plans[static_cast<std::size_t>(r)];
-        for (const PairPlan::BodyPeer& to : plan.body_sends()) {
-          ASSERT_NE(to.rank, r);
-          const auto& rv = plans[static_cast<std::size_t>(to.rank)].body_recvs();
-          auto it = std::find_if(rv.begin(), rv.end(), [&](const PairPlan::BodyPeer& p) { return p.rank == r; });
-          ASSERT_NE(it, rv.end());
-          ASSERT_EQ(it->ranges.size(), to.ranges.size());
-          EXPECT_EQ(it->bodies, to.bodies);
-          for (std::size_t k = 0; k < to.ranges.size(); ++k) {
-            EXPECT_EQ(it->ranges[k].begin, to.ranges[k].begin);
-            EXPECT_EQ(it->ranges[k].end, to.ranges[k].end);
+        std::vector<int> have(n, 0), want(n, 0), sums(n, 0);
+        for (const PairPlan::Peer& from : plan.pos_down().recvs)
+          for (const PairPlan::Block& blk : from.blocks) {
+            EXPECT_EQ(from.rank, plan.root(blk.tile));
+            for (std::size_t j = blk.body_begin; j < blk.body_end; ++j) ++have[j];
           }
-        }
-        std::size_t senders = 0;
-        for (int d = 0; d < P; ++d)
-          for (const PairPlan::BodyPeer& to : plans[static_cast<std::size_t>(d)].body_sends()) senders += to.rank == r;
-        EXPECT_EQ(senders, plan.body_recvs().size()) << "n " << n << " P " << P << " rank " << r;
-        std::vector<int> have(n, 0), want(n, 0);
-        for (const lie::par::Range& range : plan.body_own())
-          for (std::size_t j = range.begin; j < range.end; ++j) ++have[j];
-        for (const PairPlan::BodyPeer& from : plan.body_recvs())
-          for (const lie::par::Range& range : from.ranges)
-            for (std::size_t j = range.begin; j < range.end; ++j) ++have[j];
         for (const auto& [I, J] : plan.tile_pairs())
           for (const std::size_t t : {I, J})
             for (std::size_t j = plan.tile_range(t).begin; j < plan.tile_range(t).end; ++j) want[j] = 1;
         EXPECT_EQ(have, want) << "n " << n << " P " << P << " rank " << r;
+        for (const PairPlan::Peer& from : plan.sum_down().recvs)
+          for (const PairPlan::Block& blk : from.blocks)
+            for (std::size_t j = blk.body_begin; j < blk.body_end; ++j) ++sums[j];
+        const lie::par::Range own = lie::par::balanced_range(n, P, r);
+        for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(sums[j], j >= own.begin && j < own.end ? 1 : 0) << j;
       }
       for (std::size_t I = 0; I < T; ++I)
         for (std::size_t J = I; J < T; ++J) EXPECT_EQ(owners[I * T + J], 1) << "n " << n << " P " << P;
@@ -339,40 +380,42 @@ TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
 }
 
 // Balance and volume at the case, N = 64000 on 1024 ranks (sampled ranks: a plan per
-// rank costs T^2 log T): every rank's share is within one tile pair of W / P, and what a rank
-// sends per evaluation is recorded (doubles), beside the previous design's N x 16 x 7 slot
-// array reduced over all ranks.
+// rank costs T^2 log T): every rank's share is within one tile pair of W / P; a rank reads a
+// few tiles, not all 64000 bodies; an owner talks to the roots of its <= 2 tiles only (the two
+// levels: owners + readers messages per tile instead of owners x readers). What a rank sends
+// per evaluation is recorded (doubles, self excluded).
 TEST(DipolarPairs, PlanBalancesWorkAtN64000On1024Ranks) {
   const std::size_t n = 64000, tile = tile_size_for(n);
   const int P = 1024;
   const double W = static_cast<double>(n) * static_cast<double>(n - 1);
   const double one_pair = 2.0 * static_cast<double>(tile) * static_cast<double>(tile);
-  std::size_t max_send = 0, max_recv = 0, max_peers = 0, max_bodies = 0, max_body_peers = 0;
+  std::size_t max_send = 0, max_recv = 0, max_peers = 0, max_bodies = 0, max_owner_peers = 0;
+  auto peers = [](const std::vector<PairPlan::Peer>& v, int self) {
+    return static_cast<std::size_t>(std::count_if(v.begin(), v.end(), [&](const PairPlan::Peer& p) { return p.rank != self; }));
+  };
   for (const int r : {0, 1, 100, 511, 512, 777, 1022, 1023}) {
     const PairPlan plan(n, tile, kSlotFields, P, r);
     EXPECT_LE(std::fabs(plan.interactions() - W / P), one_pair) << "rank " << r;
-    std::size_t bodies = 0;
-    for (const PairPlan::BodyPeer& from : plan.body_recvs()) bodies += from.bodies;
-    max_bodies = std::max(max_bodies, bodies);
-    max_body_peers = std::max({max_body_peers, plan.body_sends().size(), plan.body_recvs().size()});
-    max_send = std::max(max_send, plan.send_values());
-    max_recv = std::max(max_recv, plan.recv_values());
-    max_peers = std::max({max_peers, plan.sends().size(), plan.recvs().size()});
+    max_bodies = std::max(max_bodies, plan.pos_down().recv_values(true, r) / PairPlan::kPositionValues);
+    max_owner_peers = std::max({max_owner_peers, peers(plan.pos_up().sends, r), peers(plan.sum_down().recvs, r)});
+    for (const PairPlan::Phase* ph : {&plan.pos_up(), &plan.pos_down(), &plan.sum_up(), &plan.sum_down()}) {
+      max_send = std::max(max_send, ph->send_values(false, r));
+      max_recv = std::max(max_recv, ph->recv_values(false, r));
+      max_peers = std::max({max_peers, peers(ph->sends, r), peers(ph->recvs, r)});
+    }
   }
   // A compact patch: well under the old exchange (the full slot array, 64000 x 16 x 7).
   EXPECT_LT(max_send, 64000u * 16u * 7u / 20u);
-  // positions: a patch reads a few row and column tiles, not all 64000 bodies
   EXPECT_LT(max_bodies, n / 10);
-  RecordProperty("max_position_bodies", std::to_string(max_bodies));
-  RecordProperty("max_position_peers", std::to_string(max_body_peers));
-  std::printf("N = 64000, P = 1024: sampled ranks receive <= %zu bodies' positions from <= %zu peers\n", max_bodies,
-              max_body_peers);
+  EXPECT_LE(max_owner_peers, 2u);
   RecordProperty("tiles", std::to_string((n + tile - 1) / tile));
+  RecordProperty("max_position_bodies", std::to_string(max_bodies));
   RecordProperty("max_send_doubles", std::to_string(max_send));
   RecordProperty("max_recv_doubles", std::to_string(max_recv));
   RecordProperty("max_peers", std::to_string(max_peers));
-  std::printf("N = 64000, P = 1024, tile %zu: sampled ranks send <= %zu, receive <= %zu doubles, <= %zu peers\n",
-              tile, max_send, max_recv, max_peers);
+  std::printf("N = 64000, P = 1024, tile %zu: sampled ranks read <= %zu bodies; per phase send <= %zu, receive <= %zu "
+              "doubles, <= %zu peers (owners: <= %zu roots)\n",
+              tile, max_bodies, max_send, max_recv, max_peers, max_owner_peers);
 }
 
 // The whole pipeline: the same bits for 1..7 virtual ranks and shuffled tile-pair orders, and
