@@ -15,8 +15,8 @@ usage: pair_plan.py N P [--check | --dump | --dump-expand | --dump-phases | --co
   sum_down, "rank R PHASE sends PEER:VALUES:BLOCKS... recvs PEER:VALUES:BLOCKS..." (doubles and
   blocks per message, peers in rank order, self excluded): the form scripts/smpi/plan_dump.cpp
   prints from the C++ PairPlan (cli.smpi_model compares them live); --dump-expand: the same,
-  pos_up and pos_down lines only; --counts: messages per phase (self excluded), direct and two
-  levels; --messages PHASE: the messages of one phase, "SRC DST BYTES" a line, self excluded
+  pos_up and pos_down lines only; --counts: messages per phase (self excluded) and the most
+  one rank posts (sends + receives), direct and two levels; --messages PHASE: the messages of one phase, "SRC DST BYTES" a line, self excluded
   (phase_check.c reads them).
 
 The rules, as in the C++ (the comments there say why):
@@ -380,8 +380,14 @@ def check(plan):
 
 
 def counts(plan):
-    """Messages per phase (self excluded), the direct scheme's and the two levels'."""
-    return {ph: len(plan.phase_messages(ph)[0]) for ph in DIRECT + PHASES}
+    """Per phase (self excluded), the direct scheme's and the two levels': (messages, the most
+    messages one rank posts (sends + receives))."""
+    out = {}
+    for ph in DIRECT + PHASES:
+        src, dst, _ = plan.phase_messages(ph)
+        per_rank = np.bincount(src, minlength=plan.P) + np.bincount(dst, minlength=plan.P)
+        out[ph] = (len(src), int(per_rank.max()) if len(src) else 0)
+    return out
 
 
 def main(argv):
@@ -421,9 +427,9 @@ def main(argv):
         return 0
     if "--counts" in opts:
         c = counts(plan)
-        print(f"N={n} P={P} tiles={plan.tiles} messages per phase (self excluded): direct "
-              + " ".join(f"{ph}={c[ph]}" for ph in DIRECT) + " two_level "
-              + " ".join(f"{ph}={c[ph]}" for ph in PHASES))
+        print(f"N={n} P={P} tiles={plan.tiles} messages per phase (self excluded; /the most one rank posts): "
+              "direct " + " ".join(f"{ph}={c[ph][0]}/{c[ph][1]}" for ph in DIRECT) + " two_level "
+              + " ".join(f"{ph}={c[ph][0]}/{c[ph][1]}" for ph in PHASES))
         return 0
     ex, lf, lv = plan.expand_bytes(), plan.exchange_bytes(), plan.leaf_values
     peers = max((lv > 0).sum(axis=1).max(), (lv > 0).sum(axis=0).max())
