@@ -207,6 +207,36 @@ rank 1 sum_up sends 0:1792:2 recvs
 rank 1 sum_down sends recvs 0:742:1
 EOF2
 cmp -s dumpx2.txt wantx2.txt && ok "pair_plan.py's four phases = the hand count at N = 300, P = 2" || bad "phases 300 2: $(diff dumpx2.txt wantx2.txt)"
+# A second hand count, N = 129 on 3 ranks (a tile over three owners, a root without tile pairs):
+# tiles 0 (bodies 0..127) and 1 (body 128); bodies 0..42, 43..85, 86..128 on ranks 0, 1, 2; roots:
+# tile 0 -> 0, tile 1 -> 2. Tile pairs in Z order (0,0) (0,1) (1,1), weights 16256, 256, 0 (W =
+# 16512): mid2 x 3 / (2 W) = 48768 / 33024 -> rank 1; 98304 / 33024 -> 2; 99072 / 33024 = 3 -> 2
+# (the last rank). need(0) = {}, need(1) = {0}, need(2) = {0, 1}. Leaves: (0,0) rank 1; (0,1),
+# (1,0), (1,1) rank 2; nodes: row 0 [0,1) of 1 and [1,2) of 2, row 1 [0,2) of 2 (its own root).
+#   pos_up   1 -> 0: 43 bodies x 6 = 258; 2 -> 0: 42 x 6 = 252 (tile 1: rank 2 is its root);
+#   pos_down 0 -> 1 and 0 -> 2: tile 0, 128 x 6 = 768 each;
+#   sum_up   1 -> 0 and 2 -> 0: one node of tile 0 each, 128 x 7 = 896;
+#   sum_down 0 -> 1: 43 x 7 = 301; 0 -> 2: 42 x 7 = 294.
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 129 3 --dump > dump3.txt
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 129 3 --dump-phases >> dump3.txt
+cat > want3.txt <<'EOF2'
+rank 0 interactions 0 tile_pairs 0 leaves 0
+rank 1 interactions 16256 tile_pairs 1 leaves 1
+rank 2 interactions 256 tile_pairs 2 leaves 3
+rank 0 pos_up sends recvs 1:258:1 2:252:1
+rank 0 pos_down sends 1:768:1 2:768:1 recvs
+rank 0 sum_up sends recvs 1:896:1 2:896:1
+rank 0 sum_down sends 1:301:1 2:294:1 recvs
+rank 1 pos_up sends 0:258:1 recvs
+rank 1 pos_down sends recvs 0:768:1
+rank 1 sum_up sends 0:896:1 recvs
+rank 1 sum_down sends recvs 0:301:1
+rank 2 pos_up sends 0:252:1 recvs
+rank 2 pos_down sends recvs 0:768:1
+rank 2 sum_up sends 0:896:1 recvs
+rank 2 sum_down sends recvs 0:294:1
+EOF2
+cmp -s dump3.txt want3.txt && ok "pair_plan.py's plan and four phases = the hand count at N = 129, P = 3" || bad "129 3: $(diff dump3.txt want3.txt)"
 "$PY" "$SRC/scripts/smpi/pair_plan.py" 300 2 --dump-expand > dumpe2.txt
 head -2 wantx2.txt > wante2.txt && sed -n 5,6p wantx2.txt >> wante2.txt
 cmp -s dumpe2.txt wante2.txt && ok "pair_plan.py --dump-expand = the pos phases at N = 300, P = 2" || bad "expand 300 2: $(diff dumpe2.txt wante2.txt)"
@@ -226,7 +256,7 @@ if mpicxx -std=c++20 -O1 -fopenmp -I"$SRC/src" "$SRC/scripts/smpi/plan_dump.cpp"
       || bad "pair_plan.py phases $n $p differ from the C++: $(diff cppx.txt pyx.txt | head -3)"
   done
 else
-  bad "scripts/smpi/plan_dump.cpp does not build: $(tail -3 cc.txt)"
+  bad "scripts/smpi/plan_dump.cpp does not build against this tree's PairPlan (it needs the two-level phase lists pos_up ... sum_down): $(grep -m1 error cc.txt)"
 fi
 # internal consistency (every tile pair once, owners monotone along the Z order, each rank within
 # one tile pair of W / P, nodes partition every row, sends = receives transposed, byte totals; two
