@@ -9,9 +9,10 @@
 #     messages of one node sharing its link (DISTANCE >= 16) or its loopback (DISTANCE < 16);
 #     defaults: ib 49152, 2 ranks at distance 1 and 32 ranks at distance 16
 #   bash scripts/smpi/allgather_check.sh --plan [PLATFORM [N [RANKS...]]]
-#     the particles' two point-to-point phases of one field evaluation (the expand of positions
-#     and the subtree exchange, messages from pair_plan.py, all posted at once: phase_check.c)
-#     against (C10)'s phase term; defaults: ib 4000 32 64. With
+#     the particles' four point-to-point phases of one field evaluation (the two-level exchange
+#     through the tiles' roots: pos_up, pos_down, sum_up, sum_down; messages from pair_plan.py,
+#     each phase's all posted at once: phase_check.c) against (C10)'s phase term; defaults: ib
+#     4000 32 64; LIEBENCH_PLAN_PHASES="expand exchange": the former direct scheme's two. With
 #     LIEBENCH_SMPI_CFG=--cfg=smpi/simulate-computation:no the host's measured time between MPI
 #     calls (a few us per message on this machine) is left out of the simulation.
 set -euo pipefail
@@ -62,7 +63,7 @@ print(f"{plat} {P} {n} {sim:.3e} {m:.3e} " + (f"{100 * (m - sim) / sim:+.0f} %" 
 echo "platform ranks bytes simulated_s model_s (model - sim) / sim"
 if [ "$mode" = phase ]; then
   for np in "${runs[@]}"; do
-    for phase in expand exchange; do
+    for phase in ${LIEBENCH_PLAN_PHASES:-pos_up pos_down sum_up sum_down}; do
       msgs="$tmp/N${size}_P${np}_$phase.txt"
       /usr/bin/python3 "$HERE/pair_plan.py" "$size" "$np" --messages "$phase" > "$msgs"
       compare "$(LIEBENCH_SMPI_STEPS="$prog" "$HERE/run.sh" "$plat" "$np" "$msgs")"

@@ -3,12 +3,14 @@
 liebench_steps run from its case, N, ranks and platform. Formulas and their sources:
 scripts/smpi/README.md, section "Cost model" (the equation numbers (C1)-(C10) below are its).
 
-usage: cost_model.py [--calibration FILE] [--explain] [--pair-scheme rows|tiles|tree] [SUMMARIES.txt | -]
+usage: cost_model.py [--calibration FILE] [--explain] [--pair-scheme rows|tiles|tree|direct] [SUMMARIES.txt | -]
   reads rank-0 summary lines (key=value pairs, e.g. results/smpi/strong_summaries.txt) and
   prints per line: case, platform, ranks, N, model and simulated seconds per step, their
   relative difference (model - sim) / sim and, with --explain, the model's terms per step
-  (particles, tree: compute, expand, exchange). --pair-scheme: the particles' decomposition for
-  every particle line; default: the line's pair_scheme=, else tree (the code of this tree, (C10)).
+  (particles, tree: compute, pos_up, pos_down, sum_up, sum_down; direct: compute, expand,
+  exchange). --pair-scheme: the particles' decomposition for every particle line; default: the
+  line's pair_scheme=, else tree (the code of this tree, (C10): PairPlan in two levels; direct:
+  the same tile pairs with the former direct exchange, for runs made before the two levels).
 Bad input: one line on stderr naming the value, exit 2.
 
 Used as a module by import_summaries.py (predict()).
@@ -308,7 +310,7 @@ def busiest_tile_pairs(n, P):
 
 def predict(line, cal, scheme=None):
     """Seconds per step of one summary line (a dict) and the terms per step (dict). scheme: the
-    particles' pair decomposition (rows (C7), tiles (C8), tree (C10)); None: the line's
+    particles' pair decomposition (rows (C7), tiles (C8), tree (C10), direct (C10')); None: the line's
     pair_scheme=, else tree."""
     def need(key, conv=str):
         v = line.get(key, "na")
@@ -360,14 +362,22 @@ def predict(line, cal, scheme=None):
             terms["reduce_scatter"] = rhs_per_step * (reduce_scatter_default(plat, P, slots) if shared else 0.0)
         elif scheme == "tree":
             # (C10) the Z-order patches of par::PairPlan: the busiest rank's ordered pair
-            # interactions; the point-to-point expand of the needed position tiles before the
-            # kernel and the exchange of the maximal owned subtrees after it (pair_plan.py)
+            # interactions, then the four point-to-point phases of the two-level exchange
+            # through the tiles' roots (pair_plan.py): positions up to the roots and down to the
+            # readers before the kernel, subtree sums up to the roots and down to the owners after
+            plan = _plan(N, P)
+            terms["compute"] = rhs_per_step * cal["PAIR_NS"] * 1e-9 * float(plan.interactions.max())
+            for ph in pair_plan.PHASES:
+                terms[ph] = rhs_per_step * p2p_phase(plat, *plan.phase_messages(ph))
+        elif scheme == "direct":
+            # (C10') the direct scheme before the two levels: the expand from the owners to the
+            # readers and the exchange from the computing ranks to the owners
             plan = _plan(N, P)
             terms["compute"] = rhs_per_step * cal["PAIR_NS"] * 1e-9 * float(plan.interactions.max())
             terms["expand"] = rhs_per_step * p2p_matrix(plat, plan.expand_bytes())
             terms["exchange"] = rhs_per_step * p2p_matrix(plat, plan.exchange_bytes())
         else:
-            raise InputError(f"pair_scheme has value '{scheme}'; expected rows, tiles or tree")
+            raise InputError(f"pair_scheme has value '{scheme}'; expected rows, tiles, tree or direct")
     else:
         raise InputError(f"model '{model}' has no cost model; expected chain or particles")
     # (C9) an adaptive run: its error norm is two MPI_Allreduce per trial step (ExactSum words,
@@ -414,7 +424,7 @@ def main(argv):
             scheme = a.split("=", 1)[1]
         elif a.startswith("--"):
             raise InputError(f"option '{a}' unknown; usage: cost_model.py [--calibration FILE] [--explain] "
-                             "[--pair-scheme rows|tiles|tree] [FILE|-]")
+                             "[--pair-scheme rows|tiles|tree|direct] [FILE|-]")
         else:
             args.append(a)
     cal = load_calibration(cal_path)

@@ -6,14 +6,14 @@ with the cost model's prediction of every run beside it (cost_model.py), and opt
 of parallel efficiency against ranks (simulation solid, model dashed).
 
 usage: import_summaries.py SUMMARIES.txt OUT.h5 [--kind strong|weak] [--plot OUT.png]
-                           [--calibration FILE] [--pair-scheme rows|tiles|tree]
+                           [--calibration FILE] [--pair-scheme rows|tiles|tree|direct]
   Lines: one run each, key=value pairs (unknown keys are kept as text columns, "na" = missing).
   Needed: case, model, N, ranks, platform, steps, seconds, s_per_step. --kind keeps the lines
   with kind=KIND (lines without kind= count as strong). Per-phase simulated seconds t_NAME=
   become the run's timings/NAME (the scaling table's "NAME [s]" columns).
   Every run of one (case, N) must end in the same final state (state_hash): else exit 1.
   --pair-scheme: the particles' pair decomposition the model assumes (cost_model.py (C7) rows,
-  (C8) tiles, (C10) tree) for every particle line; default: the line's pair_scheme=, else tree
+  (C8) tiles, (C10) tree, (C10') direct) for every particle line; default: the line's pair_scheme=, else tree
   (the code of this tree: par::PairPlan; the strong-scaling lines of
   results/smpi/strong_summaries.txt predate it: rows).
   Bad input: one line on stderr naming the value, exit 2; OUT.h5 is written to a temporary
@@ -53,7 +53,7 @@ def parse_args(argv):
             name = name.replace("-", "_")
             if name not in opts:
                 raise Usage(f"option '{a}' unknown; usage: import_summaries.py SUMMARIES.txt OUT.h5 "
-                            "[--kind strong|weak] [--plot OUT.png] [--calibration FILE] [--pair-scheme rows|tiles|tree]")
+                            "[--kind strong|weak] [--plot OUT.png] [--calibration FILE] [--pair-scheme rows|tiles|tree|direct]")
             opts[name] = val if eq else next(it, None)
             if opts[name] is None:
                 raise Usage(f"option '{a}' needs a value")

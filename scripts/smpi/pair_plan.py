@@ -1,17 +1,23 @@
 #!/usr/bin/python3
 """A replica of par::PairPlan (src/parallel/pair_plan.{hpp,cpp}) for the cost model (C10):
 who computes which tile pair, and the messages of one field evaluation of the particles'
-all-pairs path -- the point-to-point "expand" of positions and dipoles before the pair kernel
-and the exchange of the maximal owned subtrees after it -- for every rank at once.
+all-pairs path in TWO LEVELS through the root of each tile (positions up to the roots and down
+to the readers before the pair kernel; the maximal owned subtrees up to the roots and the
+finished sums down to the owners after it) -- for every rank at once. The former DIRECT scheme
+(expand from the owners to the readers, subtrees from the computing ranks to the owners) is kept
+for the message counts and the model of earlier runs (pair_scheme=direct).
 
-usage: pair_plan.py N P [--check | --dump | --dump-expand | --messages expand|exchange]
+usage: pair_plan.py N P [--check | --dump | --dump-expand | --dump-phases | --counts
+                         | --messages pos_up|pos_down|sum_up|sum_down|expand|exchange]
   prints the plan's per-rank extremes; --check: the internal consistency checks (exit 1 on a
-  failure); --dump: one line per rank, "rank R interactions X tile_pairs K leaves L sends
-  PEER:VALUES:BLOCKS... recvs PEER:VALUES:BLOCKS...", the format of the C++ PairPlan dump used to
-  check this replica (scripts/smpi/README.md, "Cost model", (C10)); --dump-expand: one line per
-  rank, "rank R sends PEER:BODIES... recvs PEER:BODIES..." (self excluded), the form of a dump of
-  PairPlan::body_sends() / body_recvs() (the expand); --messages PHASE: the
-  messages of one phase, "SRC DST BYTES" a line, self excluded (phase_check.c reads them).
+  failure); --dump: one line per rank, "rank R interactions X tile_pairs K leaves L";
+  --dump-phases: four lines per rank, one per phase in the order pos_up pos_down sum_up
+  sum_down, "rank R PHASE sends PEER:VALUES:BLOCKS... recvs PEER:VALUES:BLOCKS..." (doubles and
+  blocks per message, peers in rank order, self excluded): the form scripts/smpi/plan_dump.cpp
+  prints from the C++ PairPlan (cli.smpi_model compares them live); --dump-expand: the same,
+  pos_up and pos_down lines only; --counts: messages per phase (self excluded) and the most
+  one rank posts (sends + receives), direct and two levels; --messages PHASE: the messages of one phase, "SRC DST BYTES" a line, self excluded
+  (phase_check.c reads them).
 
 The rules, as in the C++ (the comments there say why):
 * tiles of dipolar::tile_size_for(N) bodies (64 up to N = 128, else the smallest multiple of 128
@@ -22,20 +28,30 @@ The rules, as in the C++ (the comments there say why):
   weight in the running sum, W the total (integer arithmetic);
 * leaf (I, t) belongs to the owner of the pair {I, t}; for every row tile I the maximal nodes of
   the fixed tree on [0, T) (node [lo, hi) splits at lo + (hi - lo) // 2) whose leaves have one
-  owner are sent by that owner to the owners of the bodies of I (par::balanced_range), 7 doubles
-  per body (dipolar::kSlotFields);
-* expand (the spec of the point-to-point position exchange): need(r) = the tiles that appear as
-  I or J in rank r's tile pairs; rank d != r sends r, in one message, the bodies
-  tile_range(t) & balanced_range(N, P, d) of every t in need(r), 6 doubles (48 bytes) per body.
-Self messages are kept in the send and receive lists (as PairPlan::sends() has them) and left
-out of the byte matrices (a local copy, no message).
+  owner are emitted by that owner;
+* need(r) = the tiles that appear as I or J in rank r's tile pairs, needers(t) = {r : t in
+  need(r)}; root(t) = the owner of tile t's first body (par::balanced_range); the four phases
+  (a message per (sender, receiver), blocks in increasing tile order, one block per tile (sum_up:
+  per node)):
+    pos_up    every owner d of bodies of a tile t with needers sends them to root(t), 6 doubles
+              (position, dipole) per body;
+    pos_down  root(t) sends all bodies of t (6 doubles each) to every r in needers(t);
+    sum_up    every emitted node (I, lo, hi) goes from its owner to root(I), 7 doubles
+              (dipolar::kSlotFields) per body of I;
+    sum_down  root(I) sends the finished sums of the bodies of I that d owns to d, 7 doubles per body.
+  Direct scheme (before): expand, d -> r the bodies of d in need(r); exchange, every emitted node
+  of I from its owner to every owner of bodies of I.
+Self messages are kept in the send and receive lists (as the C++ lists have them) and left out
+of the dumps and byte matrices (a local copy, no message).
 """
 import sys
 
 import numpy as np
 
 FIELDS_LEAF = 7        # dipolar::kSlotFields: force (3), field (3), energy
-FIELDS_EXPAND = 6      # position (3) and dipole (3) per body
+FIELDS_EXPAND = 6      # position (3) and dipole (3) per body (PairPlan::kPositionValues)
+PHASES = ("pos_up", "pos_down", "sum_up", "sum_down")  # the two-level scheme, in order
+DIRECT = ("expand", "exchange")                       # the direct scheme before it
 K_MIN_TILE, K_SMALL_TILE, K_MAX_TILES, K_MAX_TILE = 128, 64, 16, 256  # dipolar_kernel.hpp
 
 
@@ -126,6 +142,7 @@ class Plan:
         self.body_begin = balanced_begin(n, P)
         self._exchange()
         self._expand()
+        self._two_level()
 
     # -- the exchange of maximal owned subtrees ------------------------------------------------
     def row_nodes(self, I):
@@ -222,6 +239,69 @@ class Plan:
         # (in doubles: BLAS; every count is an integer far below 2^53, so exact)
         self.expand_bodies = np.rint(need.astype(np.float64) @ overlap.astype(np.float64)).astype(np.int64).T
 
+    # -- the two-level scheme: four phases through the tiles' roots ---------------------------
+    def _two_level(self):
+        T = self.tiles
+        starts = np.arange(T, dtype=np.int64) * self.tile
+        # root(t) = body_owner(tile_range(t).begin): the last rank whose range begins at or before it
+        self.root = np.searchsorted(self.body_begin, starts, side="right") - 1
+        needers = [np.flatnonzero(self.need[:, t]) for t in range(T)]
+        owners = [self.tile_owners(t) for t in range(T)]
+        phases = {name: {} for name in PHASES}
+
+        def add(name, s, d, values):
+            e = phases[name].setdefault((int(s), int(d)), [0, 0])
+            e[0] += values
+            e[1] += 1
+        # tile order is block order: every map gets its blocks in increasing tile (then lo)
+        for t in range(T):
+            if len(needers[t]):
+                for d, c in owners[t]:
+                    add("pos_up", d, self.root[t], FIELDS_EXPAND * c)
+            for r in needers[t]:
+                add("pos_down", self.root[t], r, FIELDS_EXPAND * int(self.sizes[t]))
+        for I, o, lo, hi in self.nodes:  # by row tile, then lo
+            add("sum_up", o, self.root[I], FIELDS_LEAF * int(self.sizes[I]))
+        for I in range(T):
+            for d, c in owners[I]:
+                add("sum_down", self.root[I], d, FIELDS_LEAF * c)
+        self.phases = phases
+
+    def phase_peers(self, name, r):
+        """Sends and receives of rank r in one phase: ([(peer, values, blocks)], [...]), peers in
+        rank order, self included (as PairPlan's Phase lists)."""
+        if not hasattr(self, "_peers"):
+            self._peers = {}
+            for ph, m in self.phases.items():
+                by_s, by_d = {}, {}
+                for (s, d), (v, b) in m.items():
+                    by_s.setdefault(s, []).append((d, v, b))
+                    by_d.setdefault(d, []).append((s, v, b))
+                self._peers[ph] = (by_s, by_d)
+        by_s, by_d = self._peers[name]
+        return sorted(by_s.get(r, [])), sorted(by_d.get(r, []))
+
+    def phase_messages(self, name):
+        """Arrays (src, dst, bytes) of one phase, self excluded."""
+        if name == "expand":
+            m = self.expand_bytes()
+        elif name == "exchange":
+            m = self.exchange_bytes()
+        else:
+            items = [(s, d, 8 * v) for (s, d), (v, _) in self.phases[name].items() if s != d]
+            items.sort()
+            a = np.array(items, dtype=np.int64).reshape(-1, 3)
+            return a[:, 0], a[:, 1], a[:, 2]
+        src, dst = np.nonzero(m)
+        return src, dst, m[src, dst]
+
+    def phase_bytes(self, name):
+        """P x P byte matrix [sender, receiver] of one phase, diagonal (self) zero."""
+        m = np.zeros((self.P, self.P), dtype=np.int64)
+        src, dst, b = self.phase_messages(name)
+        m[src, dst] = b
+        return m
+
     # -- byte matrices of the two phases (self excluded) ---------------------------------------
     def expand_bytes(self):
         m = self.expand_bodies * (8 * FIELDS_EXPAND)
@@ -276,7 +356,38 @@ def check(plan):
     want = plan.need @ plan.sizes
     if (got != want).any():
         bad.append("expand: a rank does not receive the bodies of its needed tiles")
+    # two levels: what every rank receives in each phase (self included), from the definitions
+    rooted = [np.flatnonzero(plan.root == r) for r in range(P)]
+    nodes_of = np.bincount([I for I, _, _, _ in plan.nodes], minlength=T)
+    own = np.diff(plan.body_begin)
+    needed = plan.need.any(axis=0)
+    for r in range(P):
+        got = {ph: sum(v for _, v, _ in plan.phase_peers(ph, r)[1]) for ph in PHASES}
+        want = {"pos_up": FIELDS_EXPAND * int((plan.sizes[rooted[r]] * needed[rooted[r]]).sum()),
+                "pos_down": FIELDS_EXPAND * int(plan.need[r] @ plan.sizes),
+                "sum_up": FIELDS_LEAF * int((plan.sizes[rooted[r]] * nodes_of[rooted[r]]).sum()),
+                "sum_down": FIELDS_LEAF * int(own[r])}
+        for ph in PHASES:
+            if got[ph] != want[ph]:
+                bad.append(f"rank {r} {ph}: receives {got[ph]} doubles, expected {want[ph]}")
+        blocks = sum(b for _, _, b in plan.phase_peers("sum_up", r)[1])
+        if blocks != int(nodes_of[rooted[r]].sum()):
+            bad.append(f"rank {r} sum_up: {blocks} blocks, expected the {nodes_of[rooted[r]].sum()} nodes of its tiles")
+    for t in range(T):
+        if plan.root[t] != plan.tile_owners(t)[0][0]:
+            bad.append(f"tile {t}: root {plan.root[t]} is not the owner of its first body")
     return bad
+
+
+def counts(plan):
+    """Per phase (self excluded), the direct scheme's and the two levels': (messages, the most
+    messages one rank posts (sends + receives))."""
+    out = {}
+    for ph in DIRECT + PHASES:
+        src, dst, _ = plan.phase_messages(ph)
+        per_rank = np.bincount(src, minlength=plan.P) + np.bincount(dst, minlength=plan.P)
+        out[ph] = (len(src), int(per_rank.max()) if len(src) else 0)
+    return out
 
 
 def main(argv):
@@ -288,30 +399,37 @@ def main(argv):
         phase = argv[k + 1] if k + 1 < len(argv) else ""
         if phase in args:
             args.remove(phase)
+    usage = ("usage: pair_plan.py N P [--check | --dump | --dump-expand | --dump-phases | --counts "
+             "| --messages pos_up|pos_down|sum_up|sum_down|expand|exchange]")
     if (len(args) != 2 or not all(a.isdigit() and int(a) > 0 for a in args)
-            or not set(opts) <= {"--check", "--dump", "--dump-expand", "--messages"} or phase not in (None, "expand", "exchange")):
-        print(f"pair_plan.py: arguments '{' '.join(argv)}': usage: pair_plan.py N P "
-              "[--check | --dump | --dump-expand | --messages expand|exchange]", file=sys.stderr)
+            or not set(opts) <= {"--check", "--dump", "--dump-expand", "--dump-phases", "--counts", "--messages"}
+            or phase not in (None,) + PHASES + DIRECT):
+        print(f"pair_plan.py: arguments '{' '.join(argv)}': {usage}", file=sys.stderr)
         return 2
     n, P = int(args[0]), int(args[1])
     plan = Plan(n, P)
     if phase:
-        m = plan.expand_bytes() if phase == "expand" else plan.exchange_bytes()
-        for s, d in zip(*np.nonzero(m)):
-            print(s, d, m[s, d])
+        for s, d, b in zip(*plan.phase_messages(phase)):
+            print(s, d, b)
         return 0
-    if "--dump-expand" in opts:
-        e = plan.expand_bodies  # [sender, receiver]
+    if "--dump-expand" in opts or "--dump-phases" in opts:
+        names = PHASES if "--dump-phases" in opts else PHASES[:2]
+        fmt = lambda r, peers: "".join(f" {p}:{v}:{b}" for p, v, b in peers if p != r)  # noqa: E731
         for r in range(P):
-            sends = "".join(f" {d}:{e[r, d]}" for d in np.flatnonzero(e[r]) if d != r)
-            recvs = "".join(f" {d}:{e[d, r]}" for d in np.flatnonzero(e[:, r]) if d != r)
-            print(f"rank {r} sends{sends} recvs{recvs}")
+            for ph in names:
+                snd, rcv = plan.phase_peers(ph, r)
+                print(f"rank {r} {ph} sends{fmt(r, snd)} recvs{fmt(r, rcv)}")
         return 0
     if "--dump" in opts:
-        fmt = lambda peers: "".join(f" {p}:{v}:{b}" for p, v, b in peers)  # noqa: E731
         for r in range(P):
             print(f"rank {r} interactions {int(plan.interactions[r])} tile_pairs {int(plan.tile_pairs[r])} "
-                  f"leaves {int(plan.leaves[r])} sends{fmt(plan.sends(r))} recvs{fmt(plan.recvs(r))}")
+                  f"leaves {int(plan.leaves[r])}")
+        return 0
+    if "--counts" in opts:
+        c = counts(plan)
+        print(f"N={n} P={P} tiles={plan.tiles} messages per phase (self excluded; /the most one rank posts): "
+              "direct " + " ".join(f"{ph}={c[ph][0]}/{c[ph][1]}" for ph in DIRECT) + " two_level "
+              + " ".join(f"{ph}={c[ph][0]}/{c[ph][1]}" for ph in PHASES))
         return 0
     ex, lf, lv = plan.expand_bytes(), plan.exchange_bytes(), plan.leaf_values
     peers = max((lv > 0).sum(axis=1).max(), (lv > 0).sum(axis=0).max())

@@ -1,6 +1,7 @@
 /* The cost model's point-to-point phase term (C10) against SimGrid alone: every rank posts all
-   its messages of one phase at once (MPI_Irecv, MPI_Isend, MPI_Waitall), as the particles' expand
-   and subtree exchange do. The messages come from a file of "SRC DST BYTES" lines (pair_plan.py
+   its messages of one phase at once (MPI_Irecv, MPI_Isend, MPI_Waitall), as each of the
+   particles' four two-level phases does (pos_up, pos_down, sum_up, sum_down; before them the
+   direct expand and subtree exchange). The messages come from a file of "SRC DST BYTES" lines (pair_plan.py
    --messages); one warm-up phase (the first message between two ranks costs more), then one
    barrier and 10 phases back to back (the barrier's skew amortised), their mean, the slowest
    rank's time. One summary line in the form scripts/smpi/run.sh expects

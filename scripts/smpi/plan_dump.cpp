@@ -1,49 +1,80 @@
-// par::PairPlan of every rank, one line each, in the form of `pair_plan.py N P --dump`: the
-// C++ side of the check of the cost model's replica (scripts/smpi/README.md, "Cost model",
-// (C10); run by tests/cli/smpi_model.sh). Built from this tree's PairPlan sources (so that the
-// class matches its header whatever the state of a build's library), tile_size_for from a
-// regular build's libliebench:
-//   mpicxx -std=c++20 -O1 -fopenmp -I src scripts/smpi/plan_dump.cpp src/parallel/pair_plan.cpp \
+// par::PairPlan of every rank in the forms of pair_plan.py (the replica used by the cost model,
+// scripts/smpi/README.md, "Cost model", (C10); compared live by tests/cli/smpi_model.sh). Built
+// from this tree's PairPlan sources (so that the class matches its header whatever the state of
+// a build's library), tile_size_for from a regular build's libliebench:
+//   mpicxx -std=c++20 -O1 -fopenmp -I src scripts/smpi/plan_dump.cpp src/parallel/pair_plan.cpp
 //     src/parallel/context.cpp -L build -lliebench -Wl,-rpath,$PWD/build -o plan_dump
-//   ./plan_dump N P            (leaves and the subtree exchange: pair_plan.py --dump)
-//   ./plan_dump N P --expand   (the position expand, bodies per message: --dump-expand)
+//   ./plan_dump N P            "rank R interactions X tile_pairs K leaves L"   (pair_plan.py --dump)
+//   ./plan_dump N P --phases   per rank the four phases of the two-level exchange, one line each
+//                              "rank R PHASE sends PEER:VALUES:BLOCKS... recvs ..." (--dump-phases)
+//   ./plan_dump N P --expand   the same, pos_up and pos_down only                  (--dump-expand)
+// Peers in rank order, self left out (PairPlan lists it: a local copy, no message).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "models/dipolar_kernel.hpp"
 #include "parallel/pair_plan.hpp"
 
+namespace {
+
+using lie::par::PairPlan;
+
+// The phases' lists: PairPlan::pos_up_sends() ... or PairPlan::pos_up().sends ... (either form
+// of the accessors; a template, so that only the form the class has is compiled).
+#define LIEBENCH_PHASE_LISTS(name)                                                               \
+  template <class Plan>                                                                          \
+  const std::vector<PairPlan::Peer>& name##_lists(const Plan& p, bool sends) {                   \
+    if constexpr (requires { p.name##_sends(); }) return sends ? p.name##_sends() : p.name##_recvs(); \
+    else return sends ? p.name().sends : p.name().recvs;                                         \
+  }
+LIEBENCH_PHASE_LISTS(pos_up)
+LIEBENCH_PHASE_LISTS(pos_down)
+LIEBENCH_PHASE_LISTS(sum_up)
+LIEBENCH_PHASE_LISTS(sum_down)
+#undef LIEBENCH_PHASE_LISTS
+
+std::string peers(const std::vector<PairPlan::Peer>& list, int self) {
+  std::string out;
+  for (const auto& p : list)
+    if (p.rank != self)
+      out += " " + std::to_string(p.rank) + ":" + std::to_string(p.values) + ":" + std::to_string(p.blocks.size());
+  return out;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  const bool expand = argc == 4 && std::string(argv[3]) == "--expand";
-  if ((argc != 3 && !expand) || std::atoll(argv[1]) < 1 || std::atoi(argv[2]) < 1) {
-    std::fprintf(stderr, "usage: plan_dump N P [--expand] (N, P positive integers)\n");
+  const std::string mode = argc == 4 ? argv[3] : "";
+  if ((argc != 3 && mode != "--phases" && mode != "--expand") || std::atoll(argv[1]) < 1 || std::atoi(argv[2]) < 1) {
+    std::fprintf(stderr, "usage: plan_dump N P [--phases | --expand] (N, P positive integers)\n");
     return 2;
   }
   const std::size_t n = std::strtoull(argv[1], nullptr, 10);
   const int P = std::atoi(argv[2]);
   const std::size_t tile = lie::dipolar::tile_size_for(n);
+  struct Named {
+    const char* name;
+    const std::vector<PairPlan::Peer>& (*lists)(const PairPlan&, bool);
+  };
+  const Named phases[] = {{"pos_up", pos_up_lists<PairPlan>},
+                          {"pos_down", pos_down_lists<PairPlan>},
+                          {"sum_up", sum_up_lists<PairPlan>},
+                          {"sum_down", sum_down_lists<PairPlan>}};
   for (int r = 0; r < P; ++r) {
-    const lie::par::PairPlan plan(n, tile, lie::dipolar::kSlotFields, P, r);
-    if (expand) {
-      std::string line = "rank " + std::to_string(r) + " sends";
-      for (const auto& p : plan.body_sends()) line += " " + std::to_string(p.rank) + ":" + std::to_string(p.bodies);
-      line += " recvs";
-      for (const auto& p : plan.body_recvs()) line += " " + std::to_string(p.rank) + ":" + std::to_string(p.bodies);
-      std::puts(line.c_str());
+    const PairPlan plan(n, tile, lie::dipolar::kSlotFields, P, r);
+    if (mode.empty()) {
+      std::printf("rank %d interactions %lld tile_pairs %zu leaves %zu\n", r,
+                  static_cast<long long>(plan.interactions()), plan.tile_pairs().size(),
+                  plan.leaf_values() / (tile * static_cast<std::size_t>(plan.fields())));
       continue;
     }
-    std::string line = "rank " + std::to_string(r) + " interactions " +
-                       std::to_string(static_cast<long long>(plan.interactions())) + " tile_pairs " +
-                       std::to_string(plan.tile_pairs().size()) + " leaves " +
-                       std::to_string(plan.leaf_values() / (tile * static_cast<std::size_t>(plan.fields())));
-    line += " sends";
-    for (const auto& p : plan.sends())
-      line += " " + std::to_string(p.rank) + ":" + std::to_string(p.values) + ":" + std::to_string(p.blocks.size());
-    line += " recvs";
-    for (const auto& p : plan.recvs())
-      line += " " + std::to_string(p.rank) + ":" + std::to_string(p.values) + ":" + std::to_string(p.blocks.size());
-    std::puts(line.c_str());
+    for (int k = 0; k < (mode == "--phases" ? 4 : 2); ++k) {
+      const std::string line = "rank " + std::to_string(r) + " " + phases[k].name + " sends" +
+                               peers(phases[k].lists(plan, true), r) + " recvs" + peers(phases[k].lists(plan, false), r);
+      std::puts(line.c_str());
+    }
   }
   return 0;
 }
