@@ -17,6 +17,12 @@
 #   chain_1e7        strong  chain N = 10^7, 1024 blocks, 1 step. Not sampled: one step is ~6 s of
 #                            real compute here (split over the ranks, not replicated) and 2.7 GB
 #   particles_4000   strong  dipolar particles N = 4000, all pairs, 1 step
+#   particles_64000  strong  dipolar particles N = 64000, all pairs, 1 step of h = 0.01, the pair
+#                            work MODELLED (LIEBENCH_SMPI_MODEL_PAIRS=1: each rank injects its
+#                            ordered pair interactions / HOST_SPEED instead of running the kernel,
+#                            4 10^9 pairs per evaluation; everything else runs), so no energy
+#                            (--observables=no) and a state hash that only checks the layouts
+#                            against each other
 #   chain_rkmk54     strong  chain N = 10^6, 1024 blocks, RKMK5(4) with tol = 1e-6 from
 #                            h0 = 1e-3 (the fixed runs' step) to t = 2e-3 (the error norm is a
 #                            global reduction every trial step; the step size control is bitwise
@@ -36,7 +42,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${LIEBENCH_SMPI_RESULTS:-$ROOT/results/smpi}"
 die() { echo "smpi/scaling.sh: $*" >&2; exit 2; }
-all_cases=(chain_1e6 chain_1e7 particles_4000 chain_rkmk54 chain_weak particles_weak)
+all_cases=(chain_1e6 chain_1e7 particles_4000 particles_64000 chain_rkmk54 chain_weak particles_weak)
 cases=("${all_cases[@]}"); ranks=(1 16 64 256 1024); platforms=(ib eth); dry=0; positional=()
 for a in "$@"; do
   case "$a" in
@@ -68,6 +74,7 @@ args_of() {
     chain_1e6) echo "--model=chain --N=1000000 --blocks=1024 --initial=random --dt=1e-3 --steps=2" ;;
     chain_1e7) echo "--model=chain --N=10000000 --blocks=1024 --initial=random --dt=1e-3 --steps=1" ;;
     particles_4000) echo "--model=particles --N=4000 --initial=random --dt=1e-3 --steps=1" ;;
+    particles_64000) echo "--model=particles --N=64000 --initial=random --dt=0.01 --steps=1 --observables=no" ;;
     chain_rkmk54) echo "--model=chain --N=1000000 --blocks=1024 --initial=random --method=rkmk54 --tol=1e-6 --h0=1e-3 --t_final=2e-3" ;;
     chain_weak) echo "--model=chain --N=$((10000 * p)) --blocks=$p --initial=random --dt=1e-3 --steps=2" ;;
     particles_weak)
@@ -85,7 +92,8 @@ for c in "${cases[@]}"; do
     for np in "${ranks[@]}"; do
       read -r -a A <<< "$(args_of "$c" "$np")"
       if [[ $dry == 1 ]]; then echo "case=$c kind=$(kind_of "$c"): scripts/smpi/run.sh $plat $np ${A[*]}"; continue; fi
-      line="$("$ROOT/scripts/smpi/run.sh" "$plat" "$np" "${A[@]}")" ||
+      modelled=0; [[ $c == particles_64000 ]] && modelled=1
+      line="$(LIEBENCH_SMPI_MODEL_PAIRS=$modelled "$ROOT/scripts/smpi/run.sh" "$plat" "$np" "${A[@]}")" ||
         { echo "smpi/scaling.sh: case $c on $np ranks of $plat failed (above); lines so far kept" >&2; st=1; break 2; }
       echo "case=$c kind=$(kind_of "$c") $line" | tee -a "$new" >&2
     done

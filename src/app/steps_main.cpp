@@ -8,6 +8,9 @@
 //   smpirun -np 64 -platform P.xml build-smpi/liebench_steps --model=particles --N=4000 --steps=2
 //   liebench_steps --model=particles --N=100 --method=rkmk54 --tol=1e-6 --t_final=0.1   (adaptive)
 // --h0 (adaptive): the first trial step (key h0; 0, the default: h0_fraction t_final).
+// --observables=no: no energy at the start and the end (energy0=na energy=na), so no field
+// evaluation outside the stepping loop; for simulated runs whose pair work is modelled
+// (LIEBENCH_SMPI_MODEL_PAIRS=1: their forces are zero, their energy meaningless).
 // --blocks (chain): the virtual blocks that fix the arithmetic (nfold_pendulum.blocks; 0: the
 // model's default, at most 256): bitwise equal results need ranks <= blocks, so runs on up to
 // 1024 ranks give --blocks=1024 on every layout. --initial: the model's initial-state choice
@@ -103,17 +106,23 @@ int main(int argc, char** argv) {
     std::map<std::string, std::string> opt = {{"model", "chain"}, {"N", "1000"},  {"steps", "10"},
                                               {"dt", ""},         {"method", "rkmk4"}, {"tol", ""},
                                               {"t_final", ""},    {"blocks", "0"},
-                                              {"initial", ""},    {"h0", "0"}};
+                                              {"initial", ""},    {"h0", "0"},
+                                              {"observables", "yes"}};
     try {
       for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto eq = a.find('=');
         if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2)))
           throw UsageError("unknown argument '" + a + "'; expected --KEY=VALUE with KEY one of model, N, steps, dt, "
-                           "method, tol, t_final, h0, blocks, initial");
+                           "method, tol, t_final, h0, blocks, initial, observables");
         opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
       }
       const bool chain = opt["model"] == "chain";
+      if (opt["observables"] != "yes" && opt["observables"] != "no")
+        throw UsageError("argument --observables has value '" + opt["observables"] + "'; expected yes or no");
+      // no: energy0 = energy = na, and no field evaluations outside the stepping loop (a simulated
+      // run whose pair work is modelled has no meaningful energy: LIEBENCH_SMPI_MODEL_PAIRS)
+      const bool with_observables = opt["observables"] == "yes";
       if (!chain && opt["model"] != "particles")
         throw UsageError("argument --model has value '" + opt["model"] + "'; expected chain or particles");
       // Step sizes: the chain as bench_pendulum_chain (1e-4), the particles as [K]'s runs (0.01).
@@ -135,7 +144,7 @@ int main(int argc, char** argv) {
       std::vector<double> y(model->space().state_size());
       model->initial_state(y.data());
       Observables start, end;
-      model->observables(0.0, y.data(), start);
+      if (with_observables) model->observables(0.0, y.data(), start);
 
       const double dt = parse_double("dt", opt["dt"]);
       if (!(dt > 0)) throw UsageError("argument --dt has value " + opt["dt"] + "; expected a step > 0");
@@ -181,20 +190,24 @@ int main(int argc, char** argv) {
       char comm_text[32] = "na", cpu_text[32] = "na";
       std::snprintf(comm_text, sizeof comm_text, "%.9g", comm_s);
       if (std::string(kBuild) == "regular") std::snprintf(cpu_text, sizeof cpu_text, "%.9g", cpu_max);
-      model->observables(t_end, y.data(), end);
+      if (with_observables) model->observables(t_end, y.data(), end);
+      char energy_text[80] = "energy0=na energy=na";
+      if (with_observables)
+        std::snprintf(energy_text, sizeof energy_text, "energy0=%.17g energy=%.17g", start.get("total_energy"),
+                      end.get("total_energy"));
       const std::uint64_t hash = state_hash(*model, ctx, y.data());
       // field evaluations of one rank (every rank evaluates the field at every stage)
       const std::uint64_t rhs = ctx.sum_u64(stepper->counters().rhs) / static_cast<std::uint64_t>(ctx.size());
       if (ctx.is_root())
         std::printf("build=%s ranks=%d threads=%d model=%s N=%ld method=%s dt=%s tol=%s steps=%" PRIu64
                     " rejected=%" PRIu64 " rhs=%" PRIu64
-                    " seconds=%.9g s_per_step=%.9g comm_seconds=%s cpu_seconds=%s energy0=%.17g energy=%.17g state_hash=%016" PRIx64
+                    " seconds=%.9g s_per_step=%.9g comm_seconds=%s cpu_seconds=%s %s state_hash=%016" PRIx64
                     "%s\n",
                     kBuild, ctx.size(), ctx.threads(), opt["model"].c_str(), N, opt["method"].c_str(), opt["dt"].c_str(),
                     opt["tol"].empty() ? "none" : opt["tol"].c_str(), accepted, rejected,
                     rhs,
-                    seconds, seconds / static_cast<double>(accepted + rejected), comm_text, cpu_text, start.get("total_energy"),
-                    end.get("total_energy"), hash, phases.c_str());
+                    seconds, seconds / static_cast<double>(accepted + rejected), comm_text, cpu_text, energy_text, hash,
+                    phases.c_str());
     } catch (const UsageError& e) {
       if (ctx.is_root()) std::fprintf(stderr, "liebench_steps: %s\n", e.what());
       status = 2;
