@@ -337,7 +337,9 @@ def predict(line, cal, scheme=None):
         # (C6) links of the busiest rank: ceil(B/P) blocks of ceil(N/B) links
         B = int(line["blocks"]) if line.get("blocks", "na") not in ("", "na") else 1024
         links = -(-B // P) * -(-N // B) if P > 1 else N
-        terms["compute"] = cal["CHAIN_LINK_STEP_NS"] * 1e-9 * links
+        # c_link is per RKMK4 step (4 evaluations); a method with R evaluations per step does
+        # R / 4 of that work per step (stages, their exp and dexpinv)
+        terms["compute"] = cal["CHAIN_LINK_STEP_NS"] * 1e-9 * links * rhs_per_step / 4.0
         terms["reduced"] = rhs_per_step * cal["CHAIN_REDUCED_ROW_NS"] * 1e-9 * (B - 1)  # every rank
         halo = 2 * plat.message(24, multi) if P > 1 else 0.0
         records = allgatherv(plat, P, 12 * 8 * B) if P > 1 else 0.0
