@@ -205,6 +205,18 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     }
     sum_down_ = b.done();
   }
+  // where finish() finds each received node
+  received_.resize(rooted_.size());
+  for (std::size_t k = 0; k < sum_up_.recvs.size(); ++k) {
+    std::size_t pos = 0;
+    for (const Block& blk : sum_up_.recvs[k].blocks) {
+      const auto u = static_cast<std::size_t>(std::lower_bound(rooted_.begin(), rooted_.end(), blk.tile) - rooted_.begin());
+      received_[u].push_back({blk.lo, blk.hi, k, pos});
+      pos += blk.bodies() * F;
+    }
+  }
+  for (auto& g : received_)
+    std::sort(g.begin(), g.end(), [](const Received& a, const Received& b) { return a.lo < b.lo; });
 }
 
 int PairPlan::root(std::size_t t) const { return body_owner(n_, ranks_, tile_range(t).begin); }
@@ -244,7 +256,8 @@ void PairPlan::node_from_leaves(std::uint32_t I, std::uint32_t lo, std::uint32_t
 
 void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buffers) const {
   const std::size_t stride = tile_ * static_cast<std::size_t>(fields_);
-  std::vector<double> values(emits_.size() * stride);
+  values_.resize(emits_.size() * stride);
+  double* values = values_.data();
 #pragma omp parallel
   {
     std::vector<double> scratch;
@@ -252,7 +265,7 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
     scratch.resize((tree_depth(tiles_) + 1) * stride);
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t e = 0; e < emits_.size(); ++e)
-      node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values.data() + e * stride, scratch, 0);
+      node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values + e * stride, scratch, 0);
   }
   const auto& sends = sum_up_.sends;
   buffers.resize(sends.size());
@@ -263,7 +276,7 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
     std::size_t pos = 0;
     for (std::size_t b = 0; b < sends[k].blocks.size(); ++b) {
       const Block& blk = sends[k].blocks[b];
-      const double* src = values.data() + send_emit_[k][b] * stride + (blk.body_begin - blk.tile * tile_) * F;
+      const double* src = values + send_emit_[k][b] * stride + (blk.body_begin - blk.tile * tile_) * F;
       const std::size_t len = blk.bodies() * F;
       std::copy(src, src + len, buf.data() + pos);
       pos += len;
@@ -274,43 +287,35 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
 void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vector<std::vector<double>>& out) const {
   const auto F = static_cast<std::size_t>(fields_);
   const std::size_t stride = tile_ * F;
-  // Received nodes per rooted tile: (lo, hi, the values of the tile's bodies).
-  struct Got {
-    std::uint32_t lo, hi;
-    const double* data;
-  };
-  std::vector<std::vector<Got>> got(rooted_.size());
   auto slot = [&](std::uint32_t I) {
     return static_cast<std::size_t>(std::lower_bound(rooted_.begin(), rooted_.end(), I) - rooted_.begin());
   };
-  for (std::size_t k = 0; k < sum_up_.recvs.size(); ++k) {
-    std::size_t pos = 0;
-    for (const Block& blk : sum_up_.recvs[k].blocks) {
-      got[slot(blk.tile)].push_back({blk.lo, blk.hi, buffers[k].data() + pos});
-      pos += blk.bodies() * F;
+  sums_.resize(rooted_.size() * stride);
+#pragma omp parallel if (rooted_.size() > 1)
+  {
+    std::vector<double> scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t k = 0; k < rooted_.size(); ++k) {
+      const std::vector<Received>& g = received_[k];
+      const std::size_t count = tile_range(rooted_[k]).size() * F;
+      scratch.resize((tree_depth(tiles_) + 1) * count);
+      auto rec = [&](auto&& self, std::uint32_t lo, std::uint32_t hi, double* dst, std::size_t depth) -> void {
+        const auto it =
+            std::lower_bound(g.begin(), g.end(), lo, [](const Received& a, std::uint32_t v) { return a.lo < v; });
+        if (it != g.end() && it->lo == lo && it->hi == hi) {
+          const double* src = buffers[it->message].data() + it->offset;
+          std::copy(src, src + count, dst);
+          return;
+        }
+        if (hi - lo < 2) throw std::logic_error("PairPlan::finish: a leaf was not received");
+        const std::uint32_t mid = split(lo, hi);
+        self(self, lo, mid, dst, depth + 1);
+        double* right = scratch.data() + depth * count;
+        self(self, mid, hi, right, depth + 1);
+        for (std::size_t q = 0; q < count; ++q) dst[q] = dst[q] + right[q];  // node = left + right
+      };
+      rec(rec, 0, static_cast<std::uint32_t>(tiles_), sums_.data() + k * stride, 0);
     }
-  }
-  for (auto& g : got) std::sort(g.begin(), g.end(), [](const Got& a, const Got& b) { return a.lo < b.lo; });
-  std::vector<double> sums(rooted_.size() * stride);
-#pragma omp parallel for schedule(dynamic, 1) if (rooted_.size() > 1)
-  for (std::size_t k = 0; k < rooted_.size(); ++k) {
-    const std::vector<Got>& g = got[k];
-    const std::size_t count = tile_range(rooted_[k]).size() * F;
-    std::vector<double> scratch((tree_depth(tiles_) + 1) * count);
-    auto rec = [&](auto&& self, std::uint32_t lo, std::uint32_t hi, double* dst, std::size_t depth) -> void {
-      const auto it = std::lower_bound(g.begin(), g.end(), lo, [](const Got& a, std::uint32_t v) { return a.lo < v; });
-      if (it != g.end() && it->lo == lo && it->hi == hi) {
-        std::copy(it->data, it->data + count, dst);
-        return;
-      }
-      if (hi - lo < 2) throw std::logic_error("PairPlan::finish: a leaf was not received");
-      const std::uint32_t mid = split(lo, hi);
-      self(self, lo, mid, dst, depth + 1);
-      double* right = scratch.data() + depth * count;
-      self(self, mid, hi, right, depth + 1);
-      for (std::size_t q = 0; q < count; ++q) dst[q] = dst[q] + right[q];  // node = left + right
-    };
-    rec(rec, 0, static_cast<std::uint32_t>(tiles_), sums.data() + k * stride, 0);
   }
   const auto& sends = sum_down_.sends;
   out.resize(sends.size());
@@ -318,7 +323,7 @@ void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vect
     out[k].resize(sends[k].values);
     double* dst = out[k].data();
     for (const Block& blk : sends[k].blocks) {
-      const double* src = sums.data() + slot(blk.tile) * stride + (blk.body_begin - blk.tile * tile_) * F;
+      const double* src = sums_.data() + slot(blk.tile) * stride + (blk.body_begin - blk.tile * tile_) * F;
       dst = std::copy(src, src + blk.bodies() * F, dst);
     }
   }

@@ -135,6 +135,14 @@ class PairPlan {
   // per sum_up send peer and block: index of the emit it comes from
   std::vector<std::vector<std::size_t>> send_emit_;
   Phase pos_up_, pos_down_, sum_up_, sum_down_;
+  // finish(): per rooted tile the received nodes sorted by lo (message k, offset in it), fixed
+  // at construction; work arrays reused across evaluations (one caller at a time)
+  struct Received {
+    std::uint32_t lo, hi;
+    std::size_t message, offset;
+  };
+  std::vector<std::vector<Received>> received_;
+  mutable std::vector<double> values_, sums_;
 };
 
 /// Morton (Z-order) key of (I, J): the bits of I and J interleaved.
