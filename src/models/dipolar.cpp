@@ -326,29 +326,28 @@ void Dipolar::exchange_positions() {
         for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, v += 6) bodies_.set(j, v, v + 3);
     }
   };
+  // one phase's messages, body after body (6 values each) from `body(j, out)`
+  auto pack = [&](const par::PairPlan::Phase& phase, auto&& body) {
+    pos_send_bufs_.resize(phase.sends.size());
+    for (std::size_t k = 0; k < phase.sends.size(); ++k) {
+      pos_send_bufs_[k].resize(phase.sends[k].values);
+      double* out = pos_send_bufs_[k].data();
+      for (const par::PairPlan::Block& blk : phase.sends[k].blocks)
+        for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, out += 6) body(j, out);
+    }
+  };
   // pos_up: my bodies, packed in send_ (6 per body)
-  pos_send_bufs_.resize(up.sends.size());
-  for (std::size_t k = 0; k < up.sends.size(); ++k) {
-    std::vector<double>& buf = pos_send_bufs_[k];
-    buf.resize(up.sends[k].values);
-    double* out = buf.data();
-    for (const par::PairPlan::Block& blk : up.sends[k].blocks)
-      out = std::copy(&send_[6 * (blk.body_begin - range_.begin)], &send_[6 * (blk.body_end - range_.begin)], out);
-  }
+  pack(up, [&](std::size_t j, double* out) {
+    const double* v = &send_[6 * (j - range_.begin)];
+    std::copy(v, v + 6, out);
+  });
   run_phase(up, pos_send_bufs_, pos_recv_bufs_, 1714);
   unpack(up, pos_recv_bufs_);
   // pos_down: whole tiles from the roots' bodies_
-  pos_send_bufs_.resize(down.sends.size());
-  for (std::size_t k = 0; k < down.sends.size(); ++k) {
-    std::vector<double>& buf = pos_send_bufs_[k];
-    buf.resize(down.sends[k].values);
-    double* out = buf.data();
-    for (const par::PairPlan::Block& blk : down.sends[k].blocks)
-      for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, out += 6) {
-        out[0] = bodies_.x[j], out[1] = bodies_.y[j], out[2] = bodies_.z[j];
-        out[3] = bodies_.mx[j], out[4] = bodies_.my[j], out[5] = bodies_.mz[j];
-      }
-  }
+  pack(down, [&](std::size_t j, double* out) {
+    out[0] = bodies_.x[j], out[1] = bodies_.y[j], out[2] = bodies_.z[j];
+    out[3] = bodies_.mx[j], out[4] = bodies_.my[j], out[5] = bodies_.mz[j];
+  });
   run_phase(down, pos_send_bufs_, pos_recv_bufs_, 1715);
   unpack(down, pos_recv_bufs_);
 }
