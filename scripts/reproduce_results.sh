@@ -7,17 +7,22 @@
 # Then the scaling studies of studies/scaling/ (one mpirun per layout, merged).
 #   bash scripts/reproduce_results.sh [NAME_PATTERN]     e.g. 'P_fig*'; default: all (~1 min)
 #   LIEBENCH_NP=4 bash scripts/reproduce_results.sh
+#   LIEBENCH_RESULTS_DIR=DIR   write into DIR instead of results/ (scripts/check_tables.sh)
+#   LIEBENCH_SKIP_FIGURES=1    leave out the figures of the sources (results/figures/)
+#   LIEBENCH_SKIP_SCALING=1    leave out the scaling studies (timings only)
+#   LIEBENCH_BIN=PATH          run this liebench binary (no setup, no build)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$ROOT/scripts/setup.sh"
-LB="${LIEBENCH_BUILD_DIR:-$ROOT/build}/liebench"
+if [ -n "${LIEBENCH_BIN:-}" ]; then LB="$LIEBENCH_BIN"   # a given binary: no setup, no build
+else "$ROOT/scripts/setup.sh"; LB="${LIEBENCH_BUILD_DIR:-$ROOT/build}/liebench"; fi
 NP="${LIEBENCH_NP:-2}"
 PATTERN="${1:-*}"
+RESULTS="${LIEBENCH_RESULTS_DIR:-$ROOT/results}"
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 MPIRUN=(mpirun -n "$NP")
 if [ "$NP" -gt "$(nproc)" ]; then MPIRUN+=(--oversubscribe); fi
-mkdir -p "$ROOT/results/tables" "$ROOT/results/plots" "$ROOT/results/figures"
-timings="$ROOT/results/tables/timings.tsv"   # name <TAB> wall seconds of the last run
+mkdir -p "$RESULTS/tables" "$RESULTS/plots" "$RESULTS/figures"
+timings="$RESULTS/tables/timings.tsv"   # name <TAB> wall seconds of the last run
 touch "$timings"
 record_time() {  # NAME MILLISECONDS
   grep -v -P "^$1\t" "$timings" > "$timings.tmp" || true
@@ -26,16 +31,16 @@ record_time() {  # NAME MILLISECONDS
 }
 failed_experiments=()
 write_tables() {  # FILE.h5 NAME: md and tex of every table, one CSV per table
-  rm -f "$ROOT/results/tables/$2".*csv
-  for fmt in md tex; do "$LB" report "$1" --format "$fmt" > "$ROOT/results/tables/$2.$fmt"; done
+  rm -f "$RESULTS/tables/$2".*csv
+  for fmt in md tex; do "$LB" report "$1" --format "$fmt" > "$RESULTS/tables/$2.$fmt"; done
   for t in $("$LB" report "$1" --list-tables); do
-    "$LB" report "$1" --format csv --table "$t" > "$ROOT/results/tables/$2.$t.csv"
+    "$LB" report "$1" --format csv --table "$t" > "$RESULTS/tables/$2.$t.csv"
   done
 }
 for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   [ -e "$cfg" ] || continue   # no experiment matches (e.g. 'scaling*')
   name="$(basename "$cfg" .cfg)"
-  h5="$ROOT/results/$name.h5"
+  h5="$RESULTS/$name.h5"
   echo "== $name" >&2
   start=$(date +%s%N)
   # exit 3: some runs failed; the file and its tables mark them, the script goes on and exits 3
@@ -43,42 +48,43 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   if [ "$st" = 3 ]; then failed_experiments+=("$name"); elif [ "$st" != 0 ]; then exit "$st"; fi
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   write_tables "$h5" "$name"
-  /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --tables "$ROOT/results/tables" \
+  /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$RESULTS/plots" --tables "$RESULTS/tables" \
     --formats png >/dev/null
   # the suite beside the numbers the paper prints ('# paper:' lines of the experiment file):
   # NAME.paper.md and NAME.paper.csv
-  /usr/bin/python3 "$ROOT/studies/tables/paper_table.py" "$cfg" "$h5" "$ROOT/results/tables"
+  /usr/bin/python3 "$ROOT/studies/tables/paper_table.py" "$cfg" "$h5" "$RESULTS/tables"
   # [L] Fig. 7 (kinetic energy over the faces of the icosphere) from the saved states
   if grep -q '^model *= *sphere_md' "$cfg" && grep -q '^save_state *= *true' "$cfg"; then
-    /usr/bin/python3 "$ROOT/studies/plots/plot_sphere_md.py" "$h5" --out "$ROOT/results/plots" >/dev/null
+    /usr/bin/python3 "$ROOT/studies/plots/plot_sphere_md.py" "$h5" --out "$RESULTS/plots" >/dev/null
   fi
   record_time "$name" "$ms"
 done
 # Scaling studies (studies/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
-if [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; then
+if [ "${LIEBENCH_SKIP_SCALING:-0}" != 1 ] && { [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; }; then
   flags=""
   if [ "$(nproc)" -lt 2 ]; then flags="--oversubscribe"; fi
   for cfg in "$ROOT"/studies/scaling/*.cfg; do
     name="scaling_$(basename "$cfg" .cfg)"
-    h5="$ROOT/results/$name.h5"
+    h5="$RESULTS/$name.h5"
     echo "== $name" >&2
     start=$(date +%s%N)
     MPIRUN_FLAGS="$flags" "$ROOT/studies/scaling/run_layouts.sh" "$cfg" "$h5" >/dev/null
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     rm -rf "${h5%.h5}.parts"
     write_tables "$h5" "$name"
-    /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$ROOT/results/plots" --formats png >/dev/null
+    /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$RESULTS/plots" --formats png >/dev/null
     record_time "$name" "$ms"
   done
 fi
 # The figures of the sources, from every HDF5 file present (a figure whose files are missing,
 # e.g. after a NAME_PATTERN run, is skipped with a line on stderr: status 1, not an error here).
 st=0
-/usr/bin/python3 "$ROOT/studies/plots/source_figures.py" --results "$ROOT/results" --out "$ROOT/results/figures" \
-  --formats png,pdf --readme "$ROOT/results/figures/README.md" >/dev/null || st=$?
+[ "${LIEBENCH_SKIP_FIGURES:-0}" = 1 ] ||
+/usr/bin/python3 "$ROOT/studies/plots/source_figures.py" --results "$RESULTS" --out "$RESULTS/figures" \
+  --formats png,pdf --readme "$RESULTS/figures/README.md" >/dev/null || st=$?
 if [ "$st" != 0 ] && [ "$st" != 1 ]; then echo "reproduce_results: source_figures.py failed (status $st)" >&2; exit "$st"; fi
 # The index of every table present (also those of earlier runs with another NAME_PATTERN).
-index="$ROOT/results/tables/README.md"
+index="$RESULTS/tables/README.md"
 {
   echo "# Regenerated tables"
   echo
@@ -102,7 +108,7 @@ index="$ROOT/results/tables/README.md"
     for c in "$ROOT"/results/tables/"$name".*.csv; do
       [ -f "$c" ] && c="$(basename "$c")" && t="${c#"$name".}" && csv+=" [${t%.csv} csv]($c)"
     done
-    [ -f "$ROOT/results/tables/$name.paper.md" ] && csv+=" [beside the paper]($name.paper.md)"
+    [ -f "$RESULTS/tables/$name.paper.md" ] && csv+=" [beside the paper]($name.paper.md)"
     printf '| `%s` | %s | [md](%s.md) [tex](%s.tex)%s | %s |\n' "$name" "$title" "$name" "$name" "$csv" "${wall:--}"
   done
 } > "$index"

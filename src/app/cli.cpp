@@ -45,6 +45,13 @@ using namespace lie;
 
 namespace {
 
+// The key of the parallel layer's one option, read here where the Context is made (the parallel
+// layer sits below the configuration's).
+const bool kParallelKeys = declare_options({
+    {"deterministic", OptionType::Bool, "true",
+     "exact (order-independent) global sums: results bitwise identical for every ranks x threads layout", {}, "run"},
+});
+
 int g_rank = 0;
 
 std::string version_text() {

@@ -8,9 +8,10 @@ namespace lie {
 namespace {
 
 const bool kControllerKeys = declare_options({
-    {"controller", OptionType::Choice, "P33",
-     "step-size controller of adaptive runs (`liebench list controllers`): P33 ([P] eq. (33)), I, PI, PID, H211",
-     {"P33", "I", "PI", "PID", "H211"}, "adaptive"},
+    {"controller", OptionType::String, "P33",
+     "step-size controller of adaptive runs, by its registered name (`liebench list controllers`; in-tree: P33 ([P] "
+     "eq. (33)), I, PI, PID, H211; a plugin may register more)",
+     {}, "adaptive"},
     {"controller.exponent", OptionType::PositiveReal, "",
      "exponent alpha of the controller (default 1/(1 + min(p, p~)); the authors' code of [P] uses 1/4)", {},
      "adaptive"},
@@ -39,6 +40,14 @@ const bool kControllerKeys = declare_options({
      {}, "adaptive"},
     {"h_max", OptionType::NonNegativeReal, "0", "largest step size of adaptive runs (0: no limit)", {}, "adaptive"},
 });
+
+// Parameters in run metadata at full precision (describe()).
+std::string number_text(double x) {
+  std::ostringstream os;
+  os.precision(17);
+  os << x;
+  return os.str();
+}
 
 double mempow(double x, double e) { return e == 0.0 ? 1.0 : std::pow(x, e); }
 
@@ -73,6 +82,9 @@ class GainController final : public StepController {
     return r;
   }
   std::string formula() const override { return "err_n^-(k1 alpha) err_{n-1}^-(k2 alpha) err_{n-2}^-(k3 alpha)"; }
+  std::string parameters_text() const override {
+    return "k1 = " + number_text(p_.k1) + ", k2 = " + number_text(p_.k2) + ", k3 = " + number_text(p_.k3);
+  }
 
  private:
   std::string name_;
@@ -92,6 +104,7 @@ class H211Controller final : public StepController {
     return std::pow(err, e) * std::pow(m.err1, e) * std::pow(h / m.h1, -1.0 / p_.b);
   }
   std::string formula() const override { return "err_n^-(alpha/b) err_{n-1}^-(alpha/b) (h_n/h_{n-1})^-(1/b)"; }
+  std::string parameters_text() const override { return "b = " + number_text(p_.b); }
 };
 
 using AR = ControllerParams::AfterReject;
@@ -105,12 +118,15 @@ ControllerEntry entry(std::string name, std::string formula, std::string descrip
   e.source = std::move(source);
   e.after_reject = after;
   e.k1 = k1, e.k2 = k2, e.k3 = k3;
-  if (name == "P33" || name == "I")
+  if (name == "P33" || name == "I") {
     e.create = [name](const ControllerParams& p) { return std::make_unique<ElementaryController>(name, p); };
-  else if (name == "H211")
+  } else if (name == "H211") {
     e.create = [](const ControllerParams& p) { return std::make_unique<H211Controller>(p); };
-  else
+    e.keys = {"controller.b"};
+  } else {
     e.create = [name](const ControllerParams& p) { return std::make_unique<GainController>(name, p); };
+    e.keys = {"controller.k1", "controller.k2", "controller.k3"};
+  }
   return e;
 }
 
@@ -159,8 +175,7 @@ std::string StepController::describe() const {
   std::ostringstream os;
   os.precision(17);
   os << name() << ": h_new = " << p_.safety << " * rho * h, rho = " << formula() << ", alpha = " << p_.alpha;
-  if (name() == "PI" || name() == "PID") os << ", k1 = " << p_.k1 << ", k2 = " << p_.k2 << ", k3 = " << p_.k3;
-  if (name() == "H211") os << ", b = " << p_.b;
+  if (const std::string extra = parameters_text(); !extra.empty()) os << ", " << extra;
   if (p_.limit_factors) os << ", ratio in [" << p_.min_factor << ", " << p_.max_factor << "]";
   else os << ", ratio unlimited";
   os << ", accept iff err " << (p_.strict ? "<" : "<=") << " tol, after a rejection: "
@@ -170,7 +185,7 @@ std::string StepController::describe() const {
 }
 
 std::unique_ptr<StepController> make_controller(const Config& cfg, int order, int embedded_order) {
-  const std::string name = cfg.get_choice("controller", {"P33", "I", "PI", "PID", "H211"});
+  const std::string name = cfg.get_string("controller");
   const ControllerEntry& e = ControllerRegistry::instance().get(name, "controller (key 'controller')");
   ControllerParams p;
   p.alpha = cfg.has("controller.exponent") ? cfg.get_positive("controller.exponent")
@@ -198,10 +213,16 @@ std::unique_ptr<StepController> make_controller(const Config& cfg, int order, in
   if (p.h_min >= p.h_max)
     throw UsageError("key 'h_min' (" + cfg.get_string("h_min") + ") must be smaller than 'h_max' (" +
                      cfg.get_string("h_max") + ")");
-  for (const char* k : {"controller.k1", "controller.k2", "controller.k3"})
-    if (cfg.was_set(k) && name != "PI" && name != "PID")
-      throw UsageError("key '" + std::string(k) + "' is set but controller = " + name +
-                       " has no gains; use controller = PI or PID, or remove the key");
+  // A parameter key of another controller (its gains, its filter) would be silently ignored.
+  for (const char* k : {"controller.k1", "controller.k2", "controller.k3", "controller.b"}) {
+    if (!cfg.was_set(k) || std::find(e.keys.begin(), e.keys.end(), k) != e.keys.end()) continue;
+    std::string users;
+    for (const auto* other : ControllerRegistry::instance().all())
+      if (std::find(other->keys.begin(), other->keys.end(), k) != other->keys.end())
+        users += (users.empty() ? "" : " or ") + other->name;
+    throw UsageError("key '" + std::string(k) + "' is set but controller = " + name + " does not read it" +
+                     (users.empty() ? std::string() : "; use controller = " + users) + ", or remove the key");
+  }
   return e.create(p);
 }
 

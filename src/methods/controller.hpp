@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/registry.hpp"
 #include "io/config.hpp"
@@ -71,6 +72,8 @@ class StepController {
   /// rho of an accepted step (see the table above); mem holds the steps before this one.
   virtual double ratio(double h, double err, const ControllerMemory& mem) const = 0;
   virtual std::string formula() const = 0;
+  /// The controller's own parameters for describe() ("k1 = ..., k2 = ..."); empty: none.
+  virtual std::string parameters_text() const { return {}; }
   ControllerParams p_;
 };
 
@@ -81,6 +84,9 @@ struct ControllerEntry {
   std::string source;
   ControllerParams::AfterReject after_reject = ControllerParams::AfterReject::Formula;
   std::function<std::unique_ptr<StepController>(const ControllerParams&)> create;
+  /// The controller-specific keys it reads (controller.k1, controller.b, ...): any other of
+  /// them set with this controller is refused rather than silently ignored.
+  std::vector<std::string> keys;
   double k1 = 1.0, k2 = 0.0, k3 = 0.0;  // default gains
 };
 using ControllerRegistry = Registry<ControllerEntry>;

@@ -1,7 +1,5 @@
 #include "parallel/context.hpp"
 
-#include "io/config.hpp"
-
 #include <omp.h>
 
 #include <algorithm>
@@ -140,13 +138,4 @@ void check_all(const Context& ctx, bool ok, const std::string& what) {
   if (any_bad) throw std::runtime_error(what);
 }
 
-}  // namespace lie::par
-
-namespace lie::par {
-namespace {
-const bool kParallelKeys = ::lie::declare_options({
-    {"deterministic", ::lie::OptionType::Bool, "true",
-     "exact (order-independent) global sums: results bitwise identical for every ranks x threads layout", {}, "run"},
-});
-}  // namespace
 }  // namespace lie::par

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "io/state_io.hpp"
+#include "methods/controller.hpp"
 #include "methods/stepper.hpp"
 #include "models/model.hpp"
 
@@ -478,6 +479,8 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         if (needs_embedded && stepper->info().embedded_order == 0)
           throw UsageError("method '" + m + "' has no embedded error estimator, so it cannot run with a tolerance; "
                            "use an embedded pair (`liebench list methods`, column 'embedded'), e.g. rkmk54");
+        // the step-size controller (registered by name, possibly by a plugin) and its keys
+        if (needs_embedded) make_controller(plan.point_configs[p], stepper->info().order, stepper->info().embedded_order);
       }
     } catch (const UsageError& e) {
       if (where.empty()) throw;

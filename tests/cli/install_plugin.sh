@@ -68,6 +68,30 @@ if [[ -f plugin.h5 && -f mine.h5 ]] &&
   ok "plugin on 1 rank and own executable on 2 ranks: bitwise the same errors"
 else bad "errors differ between the plugin run and the own-executable run"; fi
 
+# A step-size controller from the plugin, selected by name like a built-in one (issue 24).
+expect_status "list controllers with --plugin shows the plugin's controller" 0 "gustafsson" \
+  "$P/bin/liebench" list controllers --plugin="$PLUGIN"
+ADAPT=("$P/share/liebench/studies/examples/frb_adaptive.cfg" --plugin="$PLUGIN")
+if "$P/bin/liebench" run "${ADAPT[@]}" --controller=gustafsson -o ctl.h5 --quiet >run3.log 2>&1 &&
+   "$P/bin/liebench" run "${ADAPT[@]}" --controller=P33 -o p33.h5 --quiet >>run3.log 2>&1 &&
+   /usr/bin/python3 - ctl.h5 p33.h5 <<'PY'
+import sys, h5py
+import numpy as np
+f, g = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+assert f["parameters"].attrs["controller"] == "gustafsson", f["parameters"].attrs["controller"]
+assert all(s == b"ok" or s == "ok" for s in f["summary"]["status"][()])
+h = [f["runs"][r]["step_size/value"][()] for r in sorted(f["runs"])]
+h33 = [g["runs"][r]["step_size/value"][()] for r in sorted(g["runs"])]
+assert any(len(a) != len(b) or not np.array_equal(a, b) for a, b in zip(h, h33)), "same steps as P33"
+print("   accepted steps gustafsson", list(f["summary"]["accepted"][()]), "P33", list(g["summary"]["accepted"][()]))
+PY
+then ok "plugin controller runs an adaptive study (controller = gustafsson in /parameters)"
+else bad "plugin controller: $(cat run3.log)"; fi
+expect_status "plugin controller refuses another controller's key" 2 "does not read it" \
+  "$P/bin/liebench" run "${ADAPT[@]}" --controller=gustafsson --controller.k1=0.5 -o ctl2.h5 --check
+expect_status "without the plugin the name is unknown, the known ones listed" 2 "unknown controller (key 'controller') 'gustafsson'; known: H211" \
+  "$P/bin/liebench" run "$P/share/liebench/studies/examples/frb_adaptive.cfg" --controller=gustafsson -o ctl3.h5 --check
+
 # Tests and benchmarks off: neither GTest nor Google Benchmark is looked for.
 if cmake -S "$SRC" -B "$W/notests" -G Ninja -DLIEBENCH_BUILD_TESTS=OFF -DLIEBENCH_BUILD_BENCHMARKS=OFF \
      -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >notests.log 2>&1 &&

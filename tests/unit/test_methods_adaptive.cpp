@@ -107,8 +107,61 @@ TEST(MethodsController, FormulasWithMemory) {
     EXPECT_EQ(m.err1, before.err1) << name;
   }
   EXPECT_THROW(make_controller(Config::from_pairs({{"controller", "I"}, {"controller.k1", "0.7"}}), 5, 4), UsageError);
-  EXPECT_THROW(Config::from_pairs({{"controller", "PJD"}}), UsageError);
   for (const auto* e2 : ControllerRegistry::instance().all()) EXPECT_FALSE(e2->source.empty()) << e2->name;
+}
+
+// Controllers are selected through the registry like methods: a controller registered outside
+// controller.cpp (here, as a plugin would, from this file) is found by name, its own keys are
+// read and the keys of other controllers are refused; an unknown name lists the known ones.
+namespace {
+class HalvingController final : public StepController {
+ public:
+  explicit HalvingController(ControllerParams p) : StepController(p) {}
+  std::string name() const override { return "test_halving"; }
+  std::unique_ptr<StepController> clone() const override { return std::make_unique<HalvingController>(*this); }
+
+ protected:
+  double ratio(double, double, const ControllerMemory&) const override { return 0.5; }
+  std::string formula() const override { return "1/2"; }
+};
+ControllerEntry halving_entry() {
+  ControllerEntry e;
+  e.name = "test_halving";
+  e.formula = "rho = 1/2";
+  e.description = "test only";
+  e.source = "tests/unit/test_methods_adaptive.cpp";
+  e.create = [](const ControllerParams& p) { return std::make_unique<HalvingController>(p); };
+  e.keys = {"controller.b"};
+  return e;
+}
+}  // namespace
+LIEBENCH_REGISTER(ControllerEntry, halving_entry())
+
+TEST(MethodsController, SelectedThroughTheRegistry) {
+  auto c = make_controller(Config::from_pairs({{"controller", "test_halving"}, {"limit_factors", "false"}}), 5, 4);
+  EXPECT_EQ(c->name(), "test_halving");
+  ControllerMemory m;
+  EXPECT_DOUBLE_EQ(c->next_step(1.0, 0.3, true, m), 0.9 * 0.5);
+  EXPECT_NE(c->describe().find("rho = 1/2"), std::string::npos) << c->describe();
+  // its own key is accepted, another controller's is refused naming who reads it
+  EXPECT_NO_THROW(make_controller(Config::from_pairs({{"controller", "test_halving"}, {"controller.b", "2"}}), 5, 4));
+  try {
+    make_controller(Config::from_pairs({{"controller", "test_halving"}, {"controller.k2", "0.1"}}), 5, 4);
+    ADD_FAILURE() << "controller.k2 with test_halving accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("PI or PID"), std::string::npos) << e.what();
+  }
+  // H211 reads controller.b; PI does not
+  EXPECT_THROW(make_controller(Config::from_pairs({{"controller", "PI"}, {"controller.b", "3"}}), 5, 4), UsageError);
+  try {
+    make_controller(Config::from_pairs({{"controller", "PJD"}}), 5, 4);
+    ADD_FAILURE() << "unknown controller accepted";
+  } catch (const UsageError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("'PJD'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("test_halving"), std::string::npos) << msg;  // the known list comes from the registry
+    EXPECT_NE(msg.find("H211"), std::string::npos) << msg;
+  }
 }
 
 // y' = 0: every error estimate is exactly 0, so each step grows by exactly max_factor until h_max.
