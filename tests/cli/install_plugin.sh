@@ -7,6 +7,8 @@
 #    package with find_package(LieBench), as a run-time plugin and as the user's own executable;
 #    a convergence study of the plugin's model with the plugin's method shows its order 3 (and
 #    rkmk4 order 4), and both ways (and 1 or 2 ranks) give the same bits;
+#  - a consumer with project(... LANGUAGES CXX) alone builds against the installed package and
+#    runs (no C compiler needed by the package config), and the example enables C++ alone;
 #  - a bad or duplicate plugin is refused with one line and exit 2;
 #  - the project configures without GTest and Google Benchmark when tests and benchmarks are off,
 #    and as a subdirectory of another project (add_subdirectory);
@@ -91,6 +93,41 @@ expect_status "plugin controller refuses another controller's key" 2 "does not r
   "$P/bin/liebench" run "${ADAPT[@]}" --controller=gustafsson --controller.k1=0.5 -o ctl2.h5 --check
 expect_status "without the plugin the name is unknown, the known ones listed" 2 "unknown controller (key 'controller') 'gustafsson'; known: H211" \
   "$P/bin/liebench" run "$P/share/liebench/studies/examples/frb_adaptive.cfg" --controller=gustafsson -o ctl3.h5 --check
+# A C++-only consumer (project(... LANGUAGES CXX), the default of a C++ user; issue 29): the
+# installed package must not need C (FindMPI's C component and FindHDF5's C test compile do).
+# It includes hdf5.h and mpi.h through LieBench::core and runs the library's program.
+mkdir -p "$W/cxxonly"
+cat >"$W/cxxonly/CMakeLists.txt" <<'CMK'
+cmake_minimum_required(VERSION 3.21)
+project(consumer LANGUAGES CXX)
+find_package(LieBench 0.1 REQUIRED)
+add_executable(consumer consumer.cpp)
+target_link_libraries(consumer PRIVATE LieBench::core)
+CMK
+cat >"$W/cxxonly/consumer.cpp" <<'CPP'
+#include <cstdio>
+#include <hdf5.h>
+#include <mpi.h>
+#include "app/liebench_main.hpp"
+#include "io/h5.hpp"
+int main(int argc, char** argv) {
+  unsigned major = 0, minor = 0, release = 0;
+  H5get_libversion(&major, &minor, &release);
+#ifdef H5_HAVE_PARALLEL
+  std::printf("consumer: HDF5 %u.%u.%u parallel, MPI %d\n", major, minor, release, MPI_VERSION);
+#endif
+  return lie::liebench_main(argc, argv);
+}
+CPP
+if cmake -S "$W/cxxonly" -B "$W/cxxonly/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >cxx_cfg.log 2>&1 &&
+   cmake --build "$W/cxxonly/build" >cxx_build.log 2>&1; then
+  ok "a LANGUAGES CXX consumer configures and builds against the installed package"
+  expect_status "the C++-only consumer runs a study (parallel HDF5 headers, the library's program)" 0 \
+    "consumer: HDF5 1." "${MPIRUN[@]}" -n 2 "$W/cxxonly/build/consumer" run "$SRC/examples/chain.cfg" --nfold_pendulum.N=100 -o cxx.h5 --quiet
+  [[ -s cxx.h5 ]] && ok "the C++-only consumer wrote its result file" || bad "the C++-only consumer wrote no cxx.h5"
+else bad "C++-only consumer: $(tail -n 20 cxx_cfg.log cxx_build.log 2>&1)"; fi
+grep -q "^project(liebench_example_plugin LANGUAGES CXX)" "$W/plugin/CMakeLists.txt" &&
+  ok "examples/plugin enables C++ alone" || bad "examples/plugin enables a language besides CXX"
 
 # Tests and benchmarks off: neither GTest nor Google Benchmark is looked for.
 if cmake -S "$SRC" -B "$W/notests" -G Ninja -DLIEBENCH_BUILD_TESTS=OFF -DLIEBENCH_BUILD_BENCHMARKS=OFF \
