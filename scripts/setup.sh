@@ -27,7 +27,7 @@ done
 # The package step is skipped, with one line saying so, where it cannot or need not run: every
 # package present, LIEBENCH_SKIP_APT=1 (a cluster whose libraries come from environment modules),
 # no dpkg/apt-get (not Debian), or not root and no sudo. CMake then finds what it can and names
-# anything missing; the README gives the plain cmake line for such machines.
+# anything missing; docs/extending.md ("Installing") gives the plain cmake line for such machines.
 if [ "${LIEBENCH_SKIP_APT:-0}" = 1 ]; then
   echo "[setup] LIEBENCH_SKIP_APT=1: not installing packages; CMake looks for the libraries itself" >&2
 elif ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

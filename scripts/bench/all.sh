@@ -175,9 +175,9 @@ NOTES="$ROOT/results/performance/notes.md"
 "$PY" "$ROOT/scripts/bench/report.py" "$RAW" "$TMP" "$NOTES"
 for f in raw.txt performance.h5 performance.md; do mv -f "$TMP/$f" "$OUT/$f"; done
 echo "[bench] wrote $OUT/performance.md, $OUT/performance.h5, $OUT/raw.txt" >&2
-# The README shows the latest full table (never a quick one, never one written elsewhere).
+# docs/performance.md shows the latest full table (never a quick one, never one written elsewhere).
 if ((QUICK == 0)) && [ "$(realpath "$OUT")" = "$(realpath "$ROOT/results/performance")" ]; then
-  "$PY" - "$ROOT/README.md" "$OUT/performance.md" <<'PYEOF'
+  "$PY" - "$ROOT/docs/performance.md" "$OUT/performance.md" <<'PYEOF'
 import sys
 readme, table = sys.argv[1], open(sys.argv[2]).read().split("\n", 1)[1].strip()
 s = open(readme).read()

@@ -7,7 +7,7 @@ usage: scaling_table.py SUMMARIES.txt OUT_PREFIX [--kind strong|weak]
      OUT_PREFIX.md   `liebench report OUT_PREFIX.h5 --table scaling` (markdown)
      OUT_PREFIX.csv  the same table as CSV (--format csv)
      OUT_PREFIX.png  parallel efficiency against ranks, simulation solid, model dashed
-     OUT_PREFIX_efficiency.md  the README's compact table: efficiency per case and platform at
+     OUT_PREFIX_efficiency.md  the compact table of docs/scaling.md: efficiency per case and platform at
                      each simulated rank count, the model's in parentheses, * where the report
                      flags the run (|model - sim| / sim > 20 % of the seconds per step)
 The liebench of the regular build: $LIEBENCH_BUILD_DIR/liebench (default <source>/build).

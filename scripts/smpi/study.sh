@@ -6,7 +6,7 @@
 # simulated ranks of both platforms (scaling.sh: lines merged into
 # results/smpi/{strong,weak}_summaries.txt), and writes the tables and plots with the cost model
 # beside the simulation (scaling_table.py -> results/smpi/{strong,weak}_scaling.{h5,md,csv,png}
-# and *_efficiency.md, the README's compact tables).
+# and *_efficiency.md, the compact tables of docs/scaling.md).
 #   bash scripts/smpi/study.sh                 everything (hours on 2 cores: N = 64000 on 1024
 #                                              ranks takes ~10 min on ib, over an hour on eth)
 #   bash scripts/smpi/study.sh --quick         a few minutes: chain_1e6 and particles_4000 on 1,

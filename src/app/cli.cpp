@@ -3,7 +3,7 @@
 //   liebench list [groups|methods|controllers|models|studies|keys] [--markdown]
 //   liebench run FILE.cfg [--key=value ...] [--output FILE.h5] [--force] [--part I/N]
 //   liebench <command> ...   (report, merge, ...: registered commands, see `liebench --help`)
-// Exit status (core/error.hpp, README "Exit status"): 0 success, 1 unexpected failure, 2 bad
+// Exit status (core/error.hpp, docs/failures.md "Exit status"): 0 success, 1 unexpected failure, 2 bad
 // input (nothing written), 3 runs failed (file written, rows marked failed), 4 I/O error (no
 // file written, an earlier one intact), 5 checkpointed, not finished (run the same command again), 128 + signal
 // when a study was stopped by SIGTERM/SIGINT/... (no result file written, earlier file intact).

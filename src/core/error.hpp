@@ -1,5 +1,5 @@
 #pragma once
-// Error types and the exit statuses of liebench (README "Exit status"). A UsageError is a bad
+// Error types and the exit statuses of liebench (docs/failures.md "Exit status"). A UsageError is a bad
 // input (config key, value, name, file): liebench prints its one-line message and exits with
 // status 2 before anything is written. An IoError (cannot write the result: full disk, ...)
 // exits 4, nothing written under the final name. RunsFailed: the file was written, some runs
@@ -9,7 +9,7 @@
 
 namespace lie {
 
-/// Exit statuses (documented in the README; `liebench --help` prints them too).
+/// Exit statuses (documented in docs/failures.md; `liebench --help` prints them too).
 namespace exit_status {
 inline constexpr int ok = 0;
 inline constexpr int failure = 1;       // unexpected runtime failure

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A run that fails inside a study never looks like success (issue 14, "Failures are loud"):
 # the file is written with the run marked failed, the reason is on stderr, the exit status is 3
-# (README "Exit status"), and every report table (md, tex, csv) shows `failed` instead of
+# (docs/failures.md "Exit status"), and every report table (md, tex, csv) shows `failed` instead of
 # numbers; with `failures = expected` the failure is reported and the exit status is 0.
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 
