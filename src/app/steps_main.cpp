@@ -56,7 +56,7 @@
 #include "core/error.hpp"
 #include "core/numeric.hpp"
 #include "io/config.hpp"
-#include "io/state_io.hpp"
+#include "models/state_rows.hpp"
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "models/model.hpp"

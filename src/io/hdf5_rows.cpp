@@ -1,4 +1,4 @@
-#include "io/state_file.hpp"
+#include "io/hdf5_rows.hpp"
 
 #include <sys/stat.h>
 
@@ -111,5 +111,16 @@ void hdf5_read_rows(const std::string& path, const std::string& dataset, MPI_Com
   H5Sclose(mspace);
   agree(comm, status >= 0, "reading dataset '" + dataset + "' from '" + path + "' (key '" + key + "') failed");
 }
+
+namespace {
+
+// Installs the parallel-HDF5 reader behind the compute core's interface when libliebench is
+// loaded (static initialisation of this library).
+const bool installed = [] {
+  install_state_file_reader({hdf5_probe_rows, hdf5_read_rows});
+  return true;
+}();
+
+}  // namespace
 
 }  // namespace lie::io

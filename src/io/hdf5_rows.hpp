@@ -7,7 +7,7 @@
 // config key, raised on every rank.
 //
 // An interface between the two libraries: the compute core (liebench_compute, no HDF5) declares
-// and dispatches these calls; the I/O layer (libliebench, io/state_file.cpp) installs the
+// and dispatches these calls (io/rows_reader.cpp); the I/O layer (libliebench, io/hdf5_rows.cpp) installs the
 // parallel-HDF5 implementation when it is loaded. A program built from the compute core alone
 // (the SMPI variant) raises a UsageError naming the key instead.
 #include <mpi.h>
@@ -15,13 +15,6 @@
 #include <cstddef>
 #include <string>
 #include <vector>
-
-namespace lie {
-class Model;
-namespace par {
-class Context;
-}
-}  // namespace lie
 
 namespace lie::io {
 
@@ -38,17 +31,21 @@ DatasetShape probe_rows(const std::string& path, const std::string& dataset, MPI
 void read_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
                std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key);
 
-/// The implementation behind probe_rows, read_rows and read_state (state_io.hpp).
+/// The implementation behind probe_rows and read_rows (and so behind models/state_rows.hpp's
+/// read_state).
 struct StateFileReader {
   DatasetShape (*probe_rows)(const std::string& path, const std::string& dataset, MPI_Comm comm,
                              const std::string& key);
   void (*read_rows)(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
                     std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key);
-  void (*read_state)(const std::string& path, const std::string& dataset, const Model& model,
-                     const par::Context& ctx, double* y);
 };
-/// Called by the I/O layer's static initialiser (io/state_file.cpp).
+/// Called by the I/O layer's static initialiser (io/hdf5_rows.cpp).
 void install_state_file_reader(const StateFileReader& reader);
 const StateFileReader& state_file_reader();
+
+/// The parallel-HDF5 implementations (I/O layer) installed behind probe_rows / read_rows.
+DatasetShape hdf5_probe_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, const std::string& key);
+void hdf5_read_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
+                    std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key);
 
 }  // namespace lie::io

@@ -14,7 +14,7 @@
 
 #include "groups/so3.hpp"
 #include "io/hdf5_rows.hpp"
-#include "io/state_io.hpp"
+#include "models/state_rows.hpp"
 #include "parallel/exact_sum.hpp"
 #include "parallel/loops.hpp"
 
@@ -193,7 +193,7 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
 
   if (from_file) {
     file_state_.resize(space_.state_size());
-    io::read_state(p_.file, p_.dataset, *this, ctx, file_state_.data());
+    io::read_state(p_.file, p_.dataset, *this, ctx, file_state_.data(), "nfold_pendulum.file");
     // A state of another model with 6 values per row would be read silently: check that the
     // rows lie on (TS^2)^N (to 1e-8, far above round-off, far below any other data).
     double worst = 0.0;

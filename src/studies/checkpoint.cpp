@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "io/h5.hpp"
 #include "io/safe_output.hpp"
-#include "io/state_file.hpp"
+#include "studies/state_file.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/output.hpp"
 

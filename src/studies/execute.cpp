@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
-#include "io/state_io.hpp"
+#include "models/state_rows.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/run_log.hpp"
 

@@ -26,7 +26,7 @@
 #include "io/h5.hpp"
 #include "io/provenance.hpp"
 #include "io/safe_output.hpp"
-#include "io/state_file.hpp"
+#include "studies/state_file.hpp"
 #include "io/units.hpp"
 #include "studies/execute.hpp"
 #include "studies/plan.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "io/state_io.hpp"
+#include "models/state_rows.hpp"
 #include "methods/controller.hpp"
 #include "methods/stepper.hpp"
 #include "models/model.hpp"

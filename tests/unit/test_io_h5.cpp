@@ -1,4 +1,4 @@
-// The HDF5 layer (io/h5.hpp), state rows (io/state_io.hpp), crash-safe output
+// The HDF5 layer (io/h5.hpp), state rows (models/state_rows.hpp), crash-safe output
 // (io/safe_output.hpp) and table rendering (io/table.hpp): written, read back, compared.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "io/h5.hpp"
 #include "io/safe_output.hpp"
-#include "io/state_file.hpp"
+#include "studies/state_file.hpp"
 #include "io/table.hpp"
 #include "models/model.hpp"
 

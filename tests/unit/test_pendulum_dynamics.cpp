@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "io/h5.hpp"
-#include "io/state_file.hpp"
+#include "studies/state_file.hpp"
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "unit/pendulum_fixtures.hpp"

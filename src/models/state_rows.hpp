@@ -9,9 +9,9 @@
 // rank 0 alone.
 //
 // This header belongs to the compute core (library target liebench_compute, no HDF5): the
-// row layout is plain arithmetic, and read_state dispatches to the file reader that the I/O
+// row layout is plain arithmetic, and read_state reads rows through the file reader that the I/O
 // layer installs (io/hdf5_rows.hpp). Writing a state into an open HDF5 file is in
-// io/state_file.hpp (I/O layer).
+// studies/state_file.hpp (I/O layer). (Namespace lie::io, as when it lived in src/io.)
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -44,8 +44,9 @@ void unpack_rows(const Model& model, const StateRows& layout, const double* rows
 /// Reads this rank's rows of a state dataset written by write_state into the local flat state
 /// `y` (Space::state_size() values). For models reading an initial state from a result file:
 ///   read_state("old.h5", "/runs/run_00003/final_state", model, ctx, y)
-/// Throws UsageError when the file, the dataset or its shape does not match the model.
+/// Throws UsageError, naming `key` (the configuration key that gave the file), when the file,
+/// the dataset or its shape does not match the model.
 void read_state(const std::string& path, const std::string& dataset, const Model& model, const par::Context& ctx,
-                double* y);
+                double* y, const std::string& key = "file");
 
 }  // namespace lie::io

@@ -1,4 +1,4 @@
-#include "io/state_io.hpp"
+#include "models/state_rows.hpp"
 
 #include <stdexcept>
 
@@ -6,34 +6,6 @@
 #include "io/hdf5_rows.hpp"
 
 namespace lie::io {
-
-namespace {
-
-// Without the I/O layer (the compute core alone, e.g. the SMPI build variant) a state cannot be
-// read from a file: every call says so, naming the config key.
-[[noreturn]] void no_file_reader(const std::string& what) {
-  throw UsageError(what + ": reading a state from an HDF5 file needs the I/O layer (libliebench), which this "
-                   "build of the compute core alone (e.g. the SMPI variant) does not have; give an initial "
-                   "state that is not read from a file, or use the regular build");
-}
-
-StateFileReader& reader_slot() {
-  static StateFileReader r{
-      [](const std::string&, const std::string&, MPI_Comm, const std::string& key) -> DatasetShape {
-        no_file_reader("key '" + key + "'");
-      },
-      [](const std::string&, const std::string&, MPI_Comm, std::size_t, std::size_t, std::size_t,
-         std::vector<double>&, const std::string& key) { no_file_reader("key '" + key + "'"); },
-      [](const std::string& path, const std::string&, const Model&, const par::Context&, double*) {
-        no_file_reader("initial state file '" + path + "'");
-      }};
-  return r;
-}
-
-}  // namespace
-
-void install_state_file_reader(const StateFileReader& reader) { reader_slot() = reader; }
-const StateFileReader& state_file_reader() { return reader_slot(); }
 
 StateRows state_rows(const Model& model, const par::Context& ctx) {
   StateRows r;
@@ -107,17 +79,16 @@ void unpack_rows(const Model& model, const StateRows& layout, const double* rows
 }
 
 void read_state(const std::string& path, const std::string& dataset, const Model& model, const par::Context& ctx,
-                double* y) {
-  state_file_reader().read_state(path, dataset, model, ctx, y);
-}
-
-DatasetShape probe_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, const std::string& key) {
-  return state_file_reader().probe_rows(path, dataset, comm, key);
-}
-
-void read_rows(const std::string& path, const std::string& dataset, MPI_Comm comm, std::size_t row_begin,
-               std::size_t row_end, std::size_t cols, std::vector<double>& out, const std::string& key) {
-  state_file_reader().read_rows(path, dataset, comm, row_begin, row_end, cols, out, key);
+                double* y, const std::string& key) {
+  const StateRows layout = state_rows(model, ctx);
+  const DatasetShape shape = probe_rows(path, dataset, ctx.comm(), key);
+  if (shape.rows != layout.global_rows || shape.cols != layout.cols)
+    throw UsageError("dataset '" + dataset + "' in '" + path + "' has shape [" + std::to_string(shape.rows) + "][" +
+                     std::to_string(shape.cols) + "] (key '" + key + "'); model '" + model.name() + "' needs [" +
+                     std::to_string(layout.global_rows) + "][" + std::to_string(layout.cols) + "]");
+  std::vector<double> rows;
+  read_rows(path, dataset, ctx.comm(), layout.row_offset, layout.row_offset + layout.local_rows, layout.cols, rows, key);
+  unpack_rows(model, layout, rows.data(), y);
 }
 
 }  // namespace lie::io
