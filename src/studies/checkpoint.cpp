@@ -222,11 +222,9 @@ std::string checkpoint_path(const std::string& output) { return output + ".ckpt.
 
 std::string checkpoint_unsupported(const Config& cfg, const RunRequest& req) {
   const std::string study = cfg.get_string("study");
-  if (study == "scaling")
-    return "study = scaling measures wall time (a stopped and continued timing is no timing); it is not "
-           "checkpointed";
-  if (study != "simulate" && study != "invariants" && study != "convergence" && study != "adaptive")
-    return "study = " + study + " is not checkpointed";
+  const StudyEntry* kind = StudyRegistry::instance().find(study);
+  if (!kind) return "study = " + study + " is not checkpointed";
+  if (!kind->not_checkpointed.empty()) return kind->not_checkpointed;
   if (cfg.get_bool("save_state", false))
     return "runs with save_state = true (trajectories) are not checkpointed yet; run without save_state or without "
            "checkpoints";
