@@ -64,6 +64,14 @@ class Checkpointer {
                     const Integration& integ, const Sampling& sampling, RunHooks hooks,
                     const std::function<void(double)>& progress);
 
+  /// Runs execution `label` of grid point `point`, checkpointed at its ends only (runs that
+  /// measure wall time): replays it when the checkpoint has it finished, else calls `compute`,
+  /// from the start; a stop inside it (StudyOutput's stop checks) writes a checkpoint of the
+  /// finished executions, and the restart computes it again. With checkpoint_every > 0 a
+  /// checkpoint is written after it. Collective.
+  RunResult execute_whole(const std::string& label, std::size_t point, const std::function<RunResult()>& compute,
+                          const std::function<void(double)>& progress);
+
   /// Finishes the result file (`finish_output`, collective) and removes the checkpoint, also
   /// when the file was written with failed runs (RunsFailed is rethrown).
   void complete(const std::function<void()>& finish_output);
@@ -78,6 +86,7 @@ class Checkpointer {
     RunResult result;
   };
   void load(const std::string& path);
+  void keep(const std::string& label, std::size_t point, const RunResult& res);
   void safe_point(const RunSnapshot& snap);
   void between_runs();
   void write(const RunSnapshot* snap);
