@@ -7,7 +7,6 @@
 #include "io/state_io.hpp"
 #include "methods/stepper.hpp"
 #include "models/model.hpp"
-#include "studies/study.hpp"
 
 namespace lie::studies {
 
