@@ -158,10 +158,14 @@ void list_models(std::ostream& os, bool md) {
 }
 
 void list_studies(std::ostream& os, bool md) {
-  if (md) os << "| study | description | report tables |\n|---|---|---|\n";
+  if (md) os << "| study | description | report tables | checkpointed |\n|---|---|---|---|\n";
   else os << "Studies (key `study`):\n";
   for (const auto* s : StudyRegistry::instance().all()) {
-    if (md) os << "| `" << s->name << "` | " << s->summary << " | " << s->tables << " |\n";
+    std::string tables;
+    for (const auto& t : s->tables) tables += (tables.empty() ? "" : ", ") + t.name;
+    if (md)
+      os << "| `" << s->name << "` | " << s->summary << " | " << tables << " | "
+         << (s->not_checkpointed.empty() ? "yes" : "no") << " |\n";
     else os << "  " << std::left << std::setw(14) << s->name << s->summary << "\n";
   }
 }

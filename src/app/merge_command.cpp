@@ -22,7 +22,8 @@
 #include "io/units.hpp"
 #include "studies/output.hpp"
 #include "studies/plan.hpp"
-#include "studies/tables.hpp"
+#include "studies/study.hpp"
+#include "studies/summary.hpp"
 
 namespace lie::studies {
 
@@ -147,6 +148,10 @@ void merge_study_files(const std::vector<std::string>& inputs, const std::string
     throw UsageError("the parts do not cover the study: missing " + list + "; merge every part (--part 1/N ... N/N, "
                      "or every layout of scaling.layouts)");
   }
+  const StudyEntry* kind = StudyRegistry::instance().find(p0.kind);
+  if (!kind)
+    throw UsageError("'" + p0.path + "' is a study of kind '" + p0.kind + "', which this liebench does not know (" +
+                     StudyRegistry::instance().names() + "); merge it with the liebench (and plugin) that wrote it");
   io::SafeOutput::check(output, force, MPI_COMM_SELF);
 
   // ---- write (a signal stops the merge and removes the temporary file)
@@ -197,11 +202,11 @@ void merge_study_files(const std::vector<std::string>& inputs, const std::string
     const auto key_columns = h5::attr_strings(st, "key_columns");
     const Summary summary(std::move(rows), key_columns);
     summary.write(out, dst, io::Units::from_file(src));
-    if (p0.kind == "convergence") {
+    if (kind->analysis) {  // the kind's tables derived from the whole summary (observed orders)
       std::map<std::string, std::string> params;
       h5::Handle pg = h5::open_group(src, "parameters");
       for (const auto& a : h5::attr_names(pg)) params[a] = h5::attr_text(pg, a);
-      write_convergence_analysis(out, summary, key_columns, fit_rule(params));
+      kind->analysis(out, summary, key_columns, params);
     }
     // provenance: one job group per part, ordered by the first run of the part
     std::vector<std::pair<std::int64_t, std::size_t>> order;

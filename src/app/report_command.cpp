@@ -68,17 +68,14 @@ int report_main(const std::vector<std::string>& args) {
   }
   if (file.empty()) throw UsageError("`liebench report` needs a result file: liebench report FILE.h5");
   const io::TableFormat fmt = io::parse_table_format(format);
-  if (!table.empty()) {
-    const auto& names = all_table_names();
-    if (std::find(names.begin(), names.end(), table) == names.end())
-      throw UsageError("option --table has value '" + table + "'; allowed: " + join(names));
-  }
+  if (!table.empty()) find_table(table);  // UsageError naming the tables there are
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;
   StudyFile f = load_study_file(file, false);
   std::vector<std::string> tables = table.empty() ? default_tables(f.kind) : std::vector<std::string>{table};
-  if (std::find(tables.begin(), tables.end(), "scaling") != tables.end()) f = load_study_file(file, true);
+  if (std::any_of(tables.begin(), tables.end(), [](const std::string& t) { return find_table(t).needs_timings; }))
+    f = load_study_file(file, true);
   if (tables.empty()) throw UsageError("study kind '" + f.kind + "' has no default table; choose one with --table");
   if (list_tables) {
     for (const auto& t : tables) std::cout << t << "\n";
@@ -112,8 +109,8 @@ int report_main(const std::vector<std::string>& args) {
 
 LIEBENCH_REGISTER(CommandEntry,
                   CommandEntry{"report", "report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE [--force]]",
-                               "tables of a study (convergence, invariants, energy-drift, adaptive, scaling) from its "
-                               "result file alone",
+                               "the tables of a study (its kind's, or any kind's with --table; `liebench list studies`) "
+                               "from its result file alone",
                                report_main})
 
 }  // namespace lie::studies

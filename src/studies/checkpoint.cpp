@@ -142,10 +142,34 @@ std::int64_t data_checksum(const std::vector<double>& scalars, const TimeSeries&
   return static_cast<std::int64_t>(h);
 }
 
+/// RunResult::metrics as "name=value" lines (%.17g: read back bit for bit); "" for none.
+std::string metrics_text(const std::map<std::string, double>& metrics) {
+  std::string s;
+  char b[64];
+  for (const auto& [k, v] : metrics) {
+    std::snprintf(b, sizeof b, "%.17g", v);
+    s += k + "=" + b + "\n";
+  }
+  return s;
+}
+
+std::map<std::string, double> metrics_from(const std::string& text) {
+  std::map<std::string, double> m;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) throw UsageError("its metrics are malformed");
+    m[line.substr(0, eq)] = std::strtod(line.c_str() + eq + 1, nullptr);
+  }
+  return m;
+}
+
 std::vector<double> finished_scalars(const RunResult& r) {
   std::vector<double> v;
   for (auto c : counters_vector(r.counters)) v.push_back(static_cast<double>(c));
   for (char ch : r.status) v.push_back(ch);
+  for (char ch : metrics_text(r.metrics)) v.push_back(ch);  // none in executions without metrics
   return v;
 }
 
@@ -189,7 +213,10 @@ void apply_timing_text(const std::string& text, RunResult& r) {
   }
 }
 
-/// The first line of `want` not in `have` (or the other way round), for the refusal message.
+/// The first line of `want` not in `have` (or the other way round), for the refusal message; ""
+/// if there is none. A key this liebench has and the checkpoint lacks is no difference when it
+/// has its default value (a key added to the suite since the checkpoint was written: the run it
+/// holds ran as with the default).
 std::string first_difference(const std::string& have, const std::string& want) {
   auto lines = [](const std::string& t) {
     std::map<std::string, std::string> m;
@@ -204,7 +231,11 @@ std::string first_difference(const std::string& have, const std::string& want) {
   const auto a = lines(have), b = lines(want);
   for (const auto& [k, v] : b) {
     auto it = a.find(k);
-    if (it == a.end()) return "key '" + k + "' is not in the checkpoint";
+    if (it == a.end()) {
+      const OptionSpec* spec = OptionCatalog::instance().find(k);
+      if (spec && !spec->default_value.empty() && spec->default_value == v) continue;
+      return "key '" + k + "' is not in the checkpoint";
+    }
     if (it->second != v) return k + " = " + it->second + " there, " + v + " here";
   }
   for (const auto& [k, v] : a)
@@ -222,11 +253,9 @@ std::string checkpoint_path(const std::string& output) { return output + ".ckpt.
 
 std::string checkpoint_unsupported(const Config& cfg, const RunRequest& req) {
   const std::string study = cfg.get_string("study");
-  if (study == "scaling")
-    return "study = scaling measures wall time (a stopped and continued timing is no timing); it is not "
-           "checkpointed";
-  if (study != "simulate" && study != "invariants" && study != "convergence" && study != "adaptive")
-    return "study = " + study + " is not checkpointed";
+  const StudyEntry* kind = StudyRegistry::instance().find(study);
+  if (!kind) return "study = " + study + " is not checkpointed";
+  if (!kind->not_checkpointed.empty()) return kind->not_checkpointed;
   if (cfg.get_bool("save_state", false))
     return "runs with save_state = true (trajectories) are not checkpointed yet; run without save_state or without "
            "checkpoints";
@@ -295,9 +324,8 @@ void Checkpointer::load(const std::string& path) {
     };
     expect("study", h5::attr_string(root, "study"), cfg_.get_string("study"));
     expect("model", h5::attr_string(root, "model"), cfg_.get_string("model"));
-    const std::string have = h5::attr_string(root, "config"), want = identity();
-    if (have != want)
-      throw UsageError("it belongs to another experiment (" + first_difference(have, want) + ")");
+    const std::string why = first_difference(h5::attr_string(root, "config"), identity());
+    if (!why.empty()) throw UsageError("it belongs to another experiment (" + why + ")");
     const std::int64_t done = h5::attr_int(root, "finished");
     for (std::int64_t i = 0; i < done; ++i) {
       char name[40];
@@ -311,6 +339,7 @@ void Checkpointer::load(const std::string& path) {
       e.result.status = h5::attr_string(g, "status");
       e.result.counters = counters_from(h5::attr_doubles(g, "counters"));
       apply_timing_text(h5::attr_string(g, "timings"), e.result);
+      if (h5::has_attr(g, "metrics")) e.result.metrics = metrics_from(h5::attr_string(g, "metrics"));
       e.result.series = read_series(g);
       if (h5::exists(g, "adaptive")) {
         h5::Handle a = h5::open_group(g, "adaptive");
@@ -424,6 +453,30 @@ RunResult Checkpointer::execute(const std::string& label, std::size_t point, Mod
                               resuming ? &resume_series_ : nullptr);
   if (resuming) resume_.reset();
   current_ = Current{};
+  keep(label, point, res);
+  return res;
+}
+
+RunResult Checkpointer::execute_whole(const std::string& label, std::size_t point,
+                                      const std::function<RunResult()>& compute,
+                                      const std::function<void(double)>& progress) {
+  if (!active_) return compute();
+  if (auto it = finished_.find(label); it != finished_.end()) {
+    if (it->second.point != point)
+      throw UsageError("checkpoint " + path_ + " is refused: its execution " + label + " has another grid point");
+    progress(1.0);
+    return it->second.result;  // replayed
+  }
+  RunResult res = compute();
+  keep(label, point, res);
+  if (every_ > 0) {
+    write(nullptr);
+    last_time_ = wall_now();
+  }
+  return res;
+}
+
+void Checkpointer::keep(const std::string& label, std::size_t point, const RunResult& res) {
   Finished e;
   e.point = point;
   e.result = res;
@@ -432,7 +485,6 @@ RunResult Checkpointer::execute(const std::string& label, std::size_t point, Mod
   order_.push_back(label);
   finished_[label] = std::move(e);
   model_for(point);
-  return res;
 }
 
 void Checkpointer::safe_point(const RunSnapshot& snap) {
@@ -475,6 +527,8 @@ void Checkpointer::write(const RunSnapshot* snap) {
       h5::attr(g, "status", e.result.status);
       h5::attr(g, "counters", counters_vector(e.result.counters));
       h5::attr(g, "timings", timing_text(e.result, ctx_));
+      if (!e.result.metrics.empty())
+        h5::attr(g, "metrics", par::broadcast_string(metrics_text(e.result.metrics), 0, ctx_.comm()));
       const Model& model = model_for(e.point);
       io::write_state(f, g, "state", model, io::state_rows(model, ctx_), e.result.y.data());
       h5::attr(g, "state_checksum", state_checksum(model, ctx_, e.result.y.data()));

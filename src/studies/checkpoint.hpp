@@ -1,6 +1,7 @@
 #pragma once
-// Checkpoint and restart of a study (issue 14): simulate (without save_state), invariants,
-// convergence and adaptive, with any number of runs, also as one `--part` of a grid. A
+// Checkpoint and restart of a study (issue 14): every kind with an empty
+// StudyEntry::not_checkpointed (without save_state), with any number of runs, also as one
+// `--part` of a grid. A
 // checkpoint is one HDF5 file `<output>.ckpt.h5`, written collectively to a temporary name and
 // renamed (io::SafeOutput). It holds the study's identity (study, model, the resolved keys
 // without checkpoint_*, the part), every finished *execution* of the study (a run, the
@@ -9,7 +10,8 @@
 // execution in progress (state, t, counters, the adaptive driver's state, time series so far).
 // A restart replays the finished executions from the checkpoint (everything the result file
 // gets from them is computed from the same numbers, bit for bit) and continues the one in
-// progress. Written every `checkpoint_every` steps, every `checkpoint_seconds` of wall time and
+// progress (executions checkpointed at their ends only, execute_whole, are computed again).
+// Written every `checkpoint_every` steps, every `checkpoint_seconds` of wall time and
 // on SIGTERM / SIGUSR1 / SIGINT (then liebench exits with status 5). `liebench run ... --restart
 // FILE`, or the same command again (it finds `<output>.ckpt.h5`), continues.
 #include <functional>
@@ -64,6 +66,14 @@ class Checkpointer {
                     const Integration& integ, const Sampling& sampling, RunHooks hooks,
                     const std::function<void(double)>& progress);
 
+  /// Runs execution `label` of grid point `point`, checkpointed at its ends only (runs that
+  /// measure wall time): replays it when the checkpoint has it finished, else calls `compute`,
+  /// from the start; a stop inside it (StudyOutput's stop checks) writes a checkpoint of the
+  /// finished executions, and the restart computes it again. With checkpoint_every > 0 a
+  /// checkpoint is written after it. Collective.
+  RunResult execute_whole(const std::string& label, std::size_t point, const std::function<RunResult()>& compute,
+                          const std::function<void(double)>& progress);
+
   /// Finishes the result file (`finish_output`, collective) and removes the checkpoint, also
   /// when the file was written with failed runs (RunsFailed is rethrown).
   void complete(const std::function<void()>& finish_output);
@@ -78,6 +88,7 @@ class Checkpointer {
     RunResult result;
   };
   void load(const std::string& path);
+  void keep(const std::string& label, std::size_t point, const RunResult& res);
   void safe_point(const RunSnapshot& snap);
   void between_runs();
   void write(const RunSnapshot* snap);

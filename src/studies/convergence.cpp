@@ -4,69 +4,54 @@
 #include <cmath>
 
 #include "methods/stepper.hpp"
-#include "studies/checkpoint.hpp"
-#include "studies/interrupt.hpp"
 #include "studies/output.hpp"
 #include "studies/reference.hpp"
+#include "studies/study.hpp"
 #include "studies/tables.hpp"
 
 namespace lie::studies {
 
 namespace {
 
-PlanShape shape() {
-  PlanShape s;
-  s.step_kinds = {StepKind::Steps, StepKind::Dt};
-  return s;
-}
-
-StudyPlan checked_plan(const Config& cfg, par::Context& ctx, const RunRequest& req) {
-  StudyPlan plan = make_plan("convergence", cfg, ctx, req, shape());
+void validate(const StudyPlan& plan, par::Context& ctx) {
   ReferenceSolutions::check(plan, ctx);
   fit_rule({});  // keys are declared in tables.cpp
-  return plan;
 }
 
-void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
-  InterruptGuard guard;
-  io::SafeOutput::check(req.output, req.force, ctx.comm());
-  const StudyPlan plan = checked_plan(cfg, ctx, req);
-  Checkpointer ckpt(cfg, req, plan, ctx);
-  StudyOutput out(plan, ctx, req, cfg);
-  ckpt.attach(out);
-  ReferenceSolutions refs(plan, ctx, out, &ckpt);
-  for (std::size_t i : plan.selected) {
-    const RunSpec& r = plan.runs[i];
-    const Config& pcfg = plan.point_configs[r.point];
-    const Reference& ref = refs.get(r.point);
-    auto model = make_model(pcfg, ctx);
-    auto stepper = make_stepper(r.method, pcfg, *model);
-    stepper->bind(*model, ctx);
-    h5::Handle g = out.begin_run(r, pcfg);
-    const RunResult res = ckpt.execute(r.id, r.point, *model, *stepper,
-                                       fixed_integration(plan.t0, plan.t_final, r.step.steps), Sampling{}, out.hooks(),
-                                       [&](double f) { out.progress().update(f); });
-    out.write_result(g, res);
-    out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
-    Row row = base_row(plan, r, &res, stepper->info());
-    add_error_metrics(row, *model, res, ref, ctx);
-    out.end_run(g, r, std::move(row));
+class Runs final : public KindRuns {
+ public:
+  explicit Runs(StudyJob& job) : refs_(job.plan, job.ctx, job.out, &job.ckpt) {}
+  void prepare(std::size_t point) override { ref_ = &refs_.get(point); }
+  RunRecord run(RunContext& run) override {
+    const RunResult res = run.integrate();
+    run.write(res);
+    Row row = run.base_row(&res);
+    add_error_metrics(row, run.model, res, *ref_, run.ctx);
+    return {std::move(row)};
   }
-  const auto pairs = cfg.resolved_pairs();
-  const std::map<std::string, std::string> params(pairs.begin(), pairs.end());
-  ckpt.complete([&] {
-    out.finish([&](const h5::File& f, const Summary& s) {
-      write_convergence_analysis(f, s, plan.key_columns, fit_rule(params));
-    });
-  });
+
+ private:
+  ReferenceSolutions refs_;
+  const Reference* ref_ = nullptr;
+};
+
+StudyEntry entry() {
+  StudyEntry e;
+  e.name = "convergence";
+  e.summary = "global error at T over methods x step sizes (x grid); observed order per method";
+  e.shape.step_kinds = {StepKind::Steps, StepKind::Dt};
+  e.validate = validate;
+  e.tables = {convergence_table()};
+  e.analysis = [](const h5::File& f, const Summary& s, const std::vector<std::string>& key_columns,
+                  const std::map<std::string, std::string>& parameters) {
+    write_convergence_analysis(f, s, key_columns, fit_rule(parameters));
+  };
+  e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
+  return e;
 }
 
 }  // namespace
 
-LIEBENCH_REGISTER(StudyEntry,
-                  StudyEntry{"convergence",
-                             "global error at T over methods x step sizes (x grid); observed order per method",
-                             "convergence",
-                             [](const Config& cfg, par::Context& ctx) { checked_plan(cfg, ctx, RunRequest{}); }, run})
+LIEBENCH_REGISTER(StudyEntry, entry())
 
 }  // namespace lie::studies

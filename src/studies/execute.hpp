@@ -96,6 +96,8 @@ struct RunResult {
   StepCounters counters;
   double wall = 0.0;                       // integration wall time on this rank (s)
   std::map<std::string, double> phases;    // per-phase seconds on this rank
+  std::map<std::string, double> metrics;   // numbers a study kind derives while it runs the execution (the same
+                                           // on every rank; timing: its repetitions), kept by checkpoints
   std::string status = "ok";               // ok | nonfinite | failed: ...
   bool ok() const { return status == "ok"; }
 };

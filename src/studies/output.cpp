@@ -169,7 +169,7 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
     h5::attr(g, "model", cfg.get_string("model"));
     h5::attr(g, "run_order",
              "lexicographic: [layout] x grid axes (in order) x methods x step axis (last fastest); ids run_NNNNN");
-    if (!plan.layouts.empty() && plan.kind == "scaling") {
+    if (plan.layout_axis) {
       std::vector<std::string> l;
       for (const auto& x : plan.layouts) l.push_back(x.text());
       h5::attr(g, "layouts", l);

@@ -99,6 +99,30 @@ std::string fmt(double x) {
   return b;
 }
 
+/// The observables and states a run samples (PlanShape::sampling), from its grid point's keys.
+Sampling run_sampling(const PlanShape& shape, const Config& cfg, const StepValue& step) {
+  Sampling s;
+  s.log = !shape.timed;
+  if (shape.sampling == SamplingRule::None) return s;
+  s.observables = true;
+  s.states = cfg.get_bool("save_state");
+  const long every = cfg.get_int("sample_every"), state_every = cfg.get_int("state_every");
+  if (shape.sampling == SamplingRule::AsGiven) {
+    s.every = static_cast<std::uint64_t>(every);
+    s.state_every = static_cast<std::uint64_t>(std::max(1L, state_every));
+    return s;
+  }
+  // Stride: sample_every if set; else sample_dt / h for fixed steps (adaptive: the driver lands on the
+  // sample_dt times, 0), else about 1000 samples per run (adaptive: every accepted step)
+  const double dt = cfg.get_nonnegative("sample_dt");
+  if (every > 0) s.every = static_cast<std::uint64_t>(every);
+  else if (step.kind == StepKind::Tol) s.every = dt > 0.0 ? 0 : 1;
+  else if (dt > 0.0) s.every = static_cast<std::uint64_t>(std::max(1.0, std::round(dt / step.h)));
+  else s.every = static_cast<std::uint64_t>(std::max<std::int64_t>(1, step.steps / 1000));
+  s.state_every = state_every > 0 ? static_cast<std::uint64_t>(state_every) : s.every;
+  return s;
+}
+
 }  // namespace
 
 std::string step_kind_key(StepKind k) {
@@ -321,6 +345,10 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     case StepKind::Dt:
       for (const std::string& item : plan.zipped_step ? zip_step_items : cfg.get_list("dt")) {
         const double dt = parse_double(step_key, item);
+        constexpr double kMaxSteps = 4611686018427387904.0;  // 2^62, the largest count `steps` accepts
+        if (dt > 0.0 && !(span / dt <= kMaxSteps))
+          throw UsageError("key '" + step_key + "' has value '" + item + "': (t_final - t0)/dt = " +
+                           std::to_string(span / dt) + " steps, more than 2^62; use a larger dt");
         const double n = std::round(span / dt);
         if (n < 1 || std::fabs(n * dt - span) > 1e-9 * span)
           throw UsageError("key '" + step_key + "' has dt value '" + item + "'; it must divide t_final - t0 = " +
@@ -413,12 +441,17 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
           r.method = m;
           r.step = sv;
           if (shape.layouts) r.layout = plan.layouts[l];
+          // fixed steps here; adaptive runs get theirs below, from their method's orders
+          if (sv.kind == StepKind::Steps || sv.kind == StepKind::Dt)
+            r.integration = fixed_integration(plan.t0, plan.t_final, sv.steps);
+          r.sampling = run_sampling(shape, plan.point_configs.back(), sv);
           plan.runs.push_back(std::move(r));
         }
     }
   }
 
   // ---- key columns of the summary
+  plan.layout_axis = shape.layouts;
   if (shape.layouts) plan.key_columns = {"layout"};
   for (const auto& a : plan.axes) plan.key_columns.push_back(a.key);
   plan.key_columns.push_back("method");
@@ -479,8 +512,12 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         if (needs_embedded && stepper->info().embedded_order == 0)
           throw UsageError("method '" + m + "' has no embedded error estimator, so it cannot run with a tolerance; "
                            "use an embedded pair (`liebench list methods`, column 'embedded'), e.g. rkmk54");
-        // the step-size controller (registered by name, possibly by a plugin) and its keys
-        if (needs_embedded) make_controller(plan.point_configs[p], stepper->info().order, stepper->info().embedded_order);
+        // adaptive runs: error norm and controller from the point's keys and the method's orders
+        if (plan.step_kind == StepKind::Tol)
+          for (RunSpec& r : plan.runs)
+            if (r.point == p && r.method == m && r.step.kind == StepKind::Tol)
+              r.integration = adaptive_integration(plan.point_configs[p], stepper->info(), plan.t0, plan.t_final,
+                                                   r.step.tol, plan.point_configs[p].get_nonnegative("sample_dt"));
       }
     } catch (const UsageError& e) {
       if (where.empty()) throw;

@@ -18,7 +18,22 @@
 
 #include "io/config.hpp"
 #include "parallel/context.hpp"
-#include "studies/study.hpp"
+#include "studies/execute.hpp"
+
+namespace lie {
+
+/// What `liebench run` asks of a study job (besides the configuration).
+struct RunRequest {
+  std::string output;        // final path of the result file (.h5)
+  bool force = false;        // overwrite an existing result file
+  bool progress = true;      // progress reports on rank 0 (stderr)
+  long part_index = 0;       // run only grid points of part `part_index` of `part_count`
+  long part_count = 1;
+  std::string restart;       // checkpoint to continue from (default: <output>.ckpt.h5 if present)
+  bool rank_group = false;   // one rank group of a ranks_per_run job (its part is merged at once)
+};
+
+}  // namespace lie
 
 namespace lie::studies {
 
@@ -51,8 +66,20 @@ struct RunSpec {
   std::string method;
   StepValue step;
   std::optional<Layout> layout;   // scaling studies
+  Integration integration;        // fixed steps over [t0, T], or adaptive with its tolerance (plan-resolved)
+  Sampling sampling;              // observables and states of the run (PlanShape::sampling)
   std::string label() const;      // "rkmk4 steps=64 free_rigid_body.seed=2"
   std::string params_text() const;  // "free_rigid_body.seed=2; method=rkmk4; steps=64"
+};
+
+/// How the runs of a study kind sample the observables and the state (RunSpec::sampling).
+enum class SamplingRule {
+  None,     // no time series (convergence, scaling)
+  Stride,   // observables every sample_every steps (0: about 1000 samples; adaptive runs: every accepted step)
+            // or at the sample_dt times; with save_state the state every state_every steps (0: at every
+            // sample) -- simulate, invariants
+  AsGiven,  // observables every sample_every-th accepted step (0: at t0, T and the sample_dt times); with
+            // save_state the state every state_every-th accepted step (0: every one) -- adaptive
 };
 
 /// What a study kind accepts.
@@ -62,6 +89,8 @@ struct PlanShape {
   bool single_point = false;         // simulate: one grid point and one step value (one run per method)
   bool layouts = false;              // scaling: outermost axis over scaling.layouts
   bool embedded_only = false;        // adaptive: every method must be an embedded pair
+  SamplingRule sampling = SamplingRule::None;
+  bool timed = false;                // the runs measure wall time: no run-log lines inside them (scaling)
   /// scaling: extra key overrides of a grid point for a layout (weak scaling sizes).
   std::function<std::vector<std::pair<std::string, std::string>>(const Layout&, const Config&)> layout_overrides;
 };
@@ -83,6 +112,7 @@ struct StudyPlan {
   std::vector<Config> point_configs;         // per grid point
   std::vector<bool> point_has_exact;         // model has an exact solution at this point
   std::vector<std::string> key_columns;      // summary key columns
+  bool layout_axis = false;                  // scaling.layouts is the outermost axis (PlanShape::layouts)
   long part_index = 0, part_count = 1;
 
   std::size_t points() const { return point_configs.size(); }
@@ -90,8 +120,9 @@ struct StudyPlan {
 };
 
 /// Builds and validates the plan: keys, grid values, methods (registered, applicable to the
-/// model, embedded where needed), step sizes, and one model of every grid point (constructed,
-/// initial state finite). Throws UsageError naming the key, the value and the fix.
+/// model, embedded where needed), step sizes (at most 2^62 steps), and one model of every grid
+/// point (constructed, initial state finite); resolves the integration and sampling of every
+/// run once. Throws UsageError naming the key, the value and the fix.
 StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ctx, const RunRequest& req,
                     const PlanShape& shape);
 

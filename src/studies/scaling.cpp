@@ -10,8 +10,9 @@
 #include <cmath>
 
 #include "methods/stepper.hpp"
-#include "studies/interrupt.hpp"
 #include "studies/output.hpp"
+#include "studies/study.hpp"
+#include "studies/tables.hpp"
 
 namespace lie::studies {
 
@@ -73,88 +74,85 @@ class TimedModel final : public Model {
   Model& m_;
 };
 
-PlanShape shape() {
-  PlanShape s;
-  s.step_kinds = {StepKind::Steps, StepKind::Dt};
-  s.layouts = true;
-  s.layout_overrides = [](const Layout& l, const Config& cfg) -> std::vector<std::pair<std::string, std::string>> {
-    if (cfg.get_string("scaling.mode") != "weak") return {};
-    const std::string key = cfg.get_string("scaling.size_key", "");
-    const long per_core = cfg.get_int(key);
-    return {{key, std::to_string(per_core * l.ranks * l.threads)}};
-  };
-  return s;
+/// Weak scaling: the model key scaling.size_key times the cores of the layout; its keys are
+/// checked here, before the first grid point is built.
+std::vector<std::pair<std::string, std::string>> weak_sizes(const Layout& l, const Config& cfg) {
+  if (cfg.get_choice("scaling.mode", {"strong", "weak"}) != "weak") return {};
+  if (!cfg.was_set("scaling.size_key") || cfg.get_string("scaling.size_key").empty())
+    throw UsageError("scaling.mode = weak needs scaling.size_key, the integer model key of the problem size (e.g. "
+                     "nfold_pendulum.N)");
+  const std::string key = cfg.get_string("scaling.size_key");
+  const OptionSpec* spec = OptionCatalog::instance().find(key);
+  if (!spec)
+    throw UsageError("key 'scaling.size_key' names unknown key '" + key + "'; run `liebench run --help` for the keys");
+  if (spec->type != OptionType::Int && spec->type != OptionType::PositiveInt && spec->type != OptionType::NonNegativeInt)
+    throw UsageError("key 'scaling.size_key' names '" + key + "', which is not an integer key");
+  if (!cfg.has(key)) throw UsageError("key '" + key + "' (scaling.size_key) has no value; set the size per core");
+  const long per_core = cfg.get_int(key);
+  return {{key, std::to_string(per_core * l.ranks * l.threads)}};
 }
 
-StudyPlan checked_plan(const Config& cfg, par::Context& ctx, const RunRequest& req) {
-  if (cfg.get_choice("scaling.mode", {"strong", "weak"}) == "weak") {
-    if (!cfg.was_set("scaling.size_key") || cfg.get_string("scaling.size_key").empty())
-      throw UsageError("scaling.mode = weak needs scaling.size_key, the integer model key of the problem size (e.g. "
-                       "nfold_pendulum.N)");
-    const std::string key = cfg.get_string("scaling.size_key");
-    const OptionSpec* spec = OptionCatalog::instance().find(key);
-    if (!spec)
-      throw UsageError("key 'scaling.size_key' names unknown key '" + key + "'; run `liebench run --help` for the keys");
-    if (spec->type != OptionType::Int && spec->type != OptionType::PositiveInt && spec->type != OptionType::NonNegativeInt)
-      throw UsageError("key 'scaling.size_key' names '" + key + "', which is not an integer key");
-    if (!cfg.has(key)) throw UsageError("key '" + key + "' (scaling.size_key) has no value; set the size per core");
+class Runs final : public KindRuns {
+ public:
+  explicit Runs(StudyJob& job) : warmup_(job.plan.cfg.get_int("scaling.warmup")) {}
+  // Time the vector field through a forwarding wrapper, unless the method needs a model
+  // interface beyond Model (it casts the model it is bound to).
+  std::unique_ptr<Model> instrument(Model& model, const RunSpec& run) override {
+    timed_ = nullptr;
+    if (!MethodRegistry::instance().get(run.method, "method").info.needs.empty()) return nullptr;
+    auto timed = std::make_unique<TimedModel>(model);
+    timed_ = timed.get();
+    return timed;
   }
-  return make_plan("scaling", cfg, ctx, req, shape());
+  RunRecord run(RunContext& run) override;
+
+ private:
+  long warmup_ = 0;
+  TimedModel* timed_ = nullptr;  // the wrapper of the current run (instrument), or null
+};
+
+RunRecord Runs::run(RunContext& run) {
+  const StudyPlan& plan = run.plan;
+  if (warmup_ > 0) {
+    const double h = run.spec.step.h;
+    execute_run(run.model, run.stepper, run.ctx,
+                fixed_integration(plan.t0, plan.t0 + h * static_cast<double>(warmup_), warmup_), run.spec.sampling,
+                run.out.hooks());
+  }
+  if (timed_) timed_->rhs_seconds = 0.0;
+  run.ctx.barrier();
+  RunResult res = execute_run(run.model, run.stepper, run.ctx, run.spec.integration, run.spec.sampling, run.out.hooks());
+  if (timed_) {
+    res.phases["rhs"] = timed_->rhs_seconds;
+    res.phases["algebra"] = res.phases["integrate"] - timed_->rhs_seconds;
+  }
+  const auto t_io = clock::now();
+  run.out.write_state(run.group, "final_state", run.model, res.y.data(), plan.t_final);
+  res.phases["io"] = std::chrono::duration<double>(clock::now() - t_io).count();
+  run.out.write_result(run.group, res);
+  Row row = run.base_row(&res);
+  row.set("components", static_cast<std::int64_t>(run.model.global_components()));
+  return {std::move(row)};
 }
 
-void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
-  InterruptGuard guard;
-  io::SafeOutput::check(req.output, req.force, ctx.comm());
-  const StudyPlan plan = checked_plan(cfg, ctx, req);
-  StudyOutput out(plan, ctx, req, cfg);
-  const long warmup = cfg.get_int("scaling.warmup");
-  for (std::size_t i : plan.selected) {
-    const RunSpec& r = plan.runs[i];
-    const Config& pcfg = plan.point_configs[r.point];
-    auto model = make_model(pcfg, ctx);
-    // Time the vector field through a forwarding wrapper, unless the method needs a model
-    // interface beyond Model (it casts the model it is bound to).
-    const MethodInfo& info = MethodRegistry::instance().get(r.method, "method").info;
-    std::unique_ptr<TimedModel> timed;
-    Model* bound = model.get();
-    if (info.needs.empty()) {
-      timed = std::make_unique<TimedModel>(*model);
-      bound = timed.get();
-    }
-    auto stepper = make_stepper(r.method, pcfg, *bound);
-    stepper->bind(*bound, ctx);
-    h5::Handle g = out.begin_run(r, pcfg);
-    if (warmup > 0) {
-      const double h = r.step.h;
-      execute_run(*bound, *stepper, ctx, fixed_integration(plan.t0, plan.t0 + h * static_cast<double>(warmup), warmup),
-                  Sampling{.log = false}, out.hooks());
-    }
-    if (timed) timed->rhs_seconds = 0.0;
-    ctx.barrier();
-    RunResult res = execute_run(*bound, *stepper, ctx, fixed_integration(plan.t0, plan.t_final, r.step.steps),
-                                Sampling{.log = false}, out.hooks());
-    if (timed) {
-      res.phases["rhs"] = timed->rhs_seconds;
-      res.phases["algebra"] = res.phases["integrate"] - timed->rhs_seconds;
-    }
-    const auto t_io = clock::now();
-    out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
-    res.phases["io"] = std::chrono::duration<double>(clock::now() - t_io).count();
-    out.write_result(g, res);
-    Row row = base_row(plan, r, &res, stepper->info());
-    row.set("components", static_cast<std::int64_t>(model->global_components()));
-    out.end_run(g, r, std::move(row));
-  }
-  out.finish();
+StudyEntry entry() {
+  StudyEntry e;
+  e.name = "scaling";
+  e.summary = "per-phase times of a fixed number of steps on the current ranks x threads layout (one job per layout, "
+              "merged)";
+  e.shape.step_kinds = {StepKind::Steps, StepKind::Dt};
+  e.shape.layouts = true;
+  e.shape.layout_overrides = weak_sizes;
+  e.shape.timed = true;
+  e.not_checkpointed = "study = scaling measures wall time (a stopped and continued timing is no timing); it is not "
+                       "checkpointed";
+  e.tables = {scaling_table()};
+  e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
+  return e;
 }
 
 }  // namespace
 
-LIEBENCH_REGISTER(StudyEntry,
-                  StudyEntry{"scaling",
-                             "per-phase times of a fixed number of steps on the current ranks x threads layout "
-                             "(one job per layout, merged)",
-                             "scaling",
-                             [](const Config& cfg, par::Context& ctx) { checked_plan(cfg, ctx, RunRequest{}); }, run})
+LIEBENCH_REGISTER(StudyEntry, entry())
 
 }  // namespace lie::studies

@@ -4,216 +4,54 @@
 // (value [frames][N][dim]) with /particles/<group>/box, and /observables/<name>/{step,time,value}.
 // Both are hard links to the groups of the first method's run, /runs/run_00000; every method's
 // run keeps its own under /runs/run_NNNNN.
-#include <algorithm>
-#include <cmath>
-
 #include "methods/stepper.hpp"
-#include "studies/checkpoint.hpp"
-#include "studies/interrupt.hpp"
 #include "studies/output.hpp"
-#include "studies/simulate_support.hpp"
+#include "studies/study.hpp"
+#include "studies/tables.hpp"
 
 namespace lie::studies {
 
-std::uint64_t sample_stride(const Config& cfg, const RunSpec& r) {
-  const long every = cfg.get_int("sample_every");
-  if (every > 0) return static_cast<std::uint64_t>(every);
-  const double dt = cfg.get_nonnegative("sample_dt");
-  if (r.step.kind == StepKind::Tol) return dt > 0.0 ? 0 : 1;  // adaptive: the driver lands on sample_dt times,
-                                                               // otherwise every accepted step
-  if (dt > 0.0) return static_cast<std::uint64_t>(std::max(1.0, std::round(dt / r.step.h)));
-  return static_cast<std::uint64_t>(std::max<std::int64_t>(1, r.step.steps / 1000));
-}
-
-Integration integration_for(const StudyPlan& plan, const RunSpec& r, const Config& pcfg, const MethodInfo& info) {
-  if (r.step.kind == StepKind::Tol)
-    return adaptive_integration(pcfg, info, plan.t0, plan.t_final, r.step.tol, pcfg.get_nonnegative("sample_dt"));
-  return fixed_integration(plan.t0, plan.t_final, r.step.steps);
-}
-
 namespace {
 
-/// Index of the model's block whose state starts with a rotation matrix Q (row-major) of each
-/// component: SO(3) and T*SO(3) factors (heavy top, free rigid body with attitude); -1 if none,
-/// or if its entries are not one per component row. Decided by every rank alike.
-int orientation_block(const Model& model, const io::StateRows& layout, const par::Context& ctx) {
-  int found = -1;
-  const auto& blocks = model.space().blocks();
-  for (std::size_t i = 0; i < blocks.size(); ++i) {
-    const FactorKind k = blocks[i].kind;
-    if (k == FactorKind::SO3Left || k == FactorKind::SO3Right || k == FactorKind::TstarSO3RightTriv ||
-        k == FactorKind::TstarSO3LeftTriv) {
-      found = static_cast<int>(i);
-      break;
-    }
-  }
-  int usable = found >= 0 && blocks[static_cast<std::size_t>(found)].count == layout.local_rows ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &usable, 1, MPI_INT, MPI_MIN, ctx.comm());
-  int any = found >= 0 ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MIN, ctx.comm());
-  return usable && any ? found : -1;
-}
-
-bool has_field(const std::vector<TrajectoryField>& f, const std::string& name) {
-  return std::any_of(f.begin(), f.end(), [&](const TrajectoryField& x) { return x.name == name; });
-}
-
-}  // namespace
-
-Trajectory::Trajectory(StudyOutput& out, hid_t run_group, Model& model) : out_(out), model_(model) {
-  layout_ = io::state_rows(model, out.ctx());
-  fields_ = model.trajectory_fields();
-  if (fields_.empty())
-    fields_.push_back({"state", model.state_dim_per_component(), "1", "the raw state rows (see final_state)"});
-  declared_ = fields_.size();
-  // H5MD particles of a rigid body: its attitude as `orientation` where the model's state holds one
-  // and the model does not write it itself.
-  orientation_block_ = has_field(fields_, "orientation") ? -1 : orientation_block(model, layout_, out.ctx());
-  if (orientation_block_ >= 0)
-    fields_.push_back({"orientation", 9, "1",
-                       "rotation matrix Q (body to space) of block '" +
-                           model.space().blocks()[static_cast<std::size_t>(orientation_block_)].label +
-                           "', row-major, read from the state"});
-  const std::string group = "particles/" + model.particle_group();
-  root_ = h5::create_group(run_group, group);
-  {
-    h5::Handle box = h5::create_group(root_, "box");
-    h5::attr(box, "dimension", static_cast<std::int64_t>(3));
-    h5::attr(box, "boundary", std::vector<std::string>{"none", "none", "none"});
-  }
-  for (const auto& fld : fields_) {
-    h5::Handle g = h5::create_group(root_, fld.name);
-    writers_.emplace_back(out.file(), g, "value", layout_.global_rows, static_cast<std::size_t>(fld.dim));
-    try {
-      io::write_unit(writers_.back().id(), out.units().of(fld.unit));
-    } catch (const std::invalid_argument& e) {
-      throw UsageError("units = si: the " + model.name() + " model's field '" + fld.name + "' is in '" + fld.unit +
-                       "', not an SI unit (" + e.what() + "); use units = dimensionless");
-    }
-    if (!fld.description.empty()) h5::attr(writers_.back().id(), "description", fld.description);
-    if (fld.name == "orientation")
-      h5::attr(writers_.back().id(), "representation",
-               fld.dim == 9 ? "rotation_matrix: 3x3 body-to-space rotation matrix, row-major (9 values per body)"
-               : fld.dim == 4 ? "quaternion: unit quaternion (w, x, y, z)"
-                              : "see description");
-  }
-  // H5MD `position` of a rigid body about a fixed point (heavy top): its centre of mass, the same
-  // element under the name H5MD readers look for (a hard link)
-  if (!has_field(fields_, "position") && has_field(fields_, "centre_of_mass"))
-    h5::hard_link(root_, "centre_of_mass", "position");
-}
-
-void Trajectory::frame(double t, const double* y, std::uint64_t step) {
-  steps_.push_back(static_cast<std::int64_t>(step));
-  times_.push_back(t);
-  const bool mine = !layout_.replicated || out_.file().writer();
-  for (std::size_t i = 0; i < fields_.size(); ++i) {
-    const std::size_t dim = static_cast<std::size_t>(fields_[i].dim);
-    if (fields_[i].name == "state" && model_.trajectory_fields().empty()) {
-      const auto rows = io::pack_rows(model_, layout_, y);
-      writers_[i].append(layout_.row_offset, mine ? layout_.local_rows : 0, rows.data());
-    } else if (i >= declared_) {  // orientation from the state: the first 9 values of each block entry
-      const Block& b = model_.space().blocks()[static_cast<std::size_t>(orientation_block_)];
-      buf_.assign(layout_.local_rows * dim, 0.0);
-      for (std::size_t r = 0; r < b.count; ++r)
-        std::copy(y + b.state_offset + r * static_cast<std::size_t>(b.state_dim),
-                  y + b.state_offset + r * static_cast<std::size_t>(b.state_dim) + 9, buf_.data() + 9 * r);
-      writers_[i].append(layout_.row_offset, mine ? layout_.local_rows : 0, buf_.data());
-    } else {
-      buf_.assign(layout_.local_rows * dim, 0.0);
-      model_.trajectory_field(fields_[i].name, y, buf_.data());
-      writers_[i].append(layout_.row_offset, mine ? layout_.local_rows : 0, buf_.data());
-    }
-  }
-}
-
-void Trajectory::finish() {
-  for (std::size_t i = 0; i < fields_.size(); ++i) {
-    writers_[i].close();
-    h5::Handle g = h5::open_group(root_, fields_[i].name);
-    h5::write_vector(out_.file(), g, "step", steps_);
-    h5::Handle t = h5::write_vector(out_.file(), g, "time", times_);
-    io::write_unit(t, out_.units().time());
-  }
-  root_.reset();
-}
-
-namespace {
-
-PlanShape shape() {
-  PlanShape s;
-  s.step_kinds = {StepKind::Steps, StepKind::Dt, StepKind::Tol};
-  s.single_point = true;
-  return s;
-}
-
-StudyPlan checked_plan(const Config& cfg, par::Context& ctx, const RunRequest& req) {
-  StudyPlan plan = make_plan("simulate", cfg, ctx, req, shape());
+void validate(const StudyPlan& plan, par::Context&) {
+  const Config& cfg = plan.cfg;
   if (cfg.get_bool("save_state") && plan.step_kind == StepKind::Tol && cfg.get_int("state_every") > 0 &&
       cfg.get_nonnegative("sample_dt") > 0.0)
     throw UsageError("keys 'state_every' and 'sample_dt' are both set for an adaptive run; states are saved at the "
                      "sample times, remove state_every");
-  return plan;
 }
 
-void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
-  InterruptGuard guard;
-  io::SafeOutput::check(req.output, req.force, ctx.comm());
-  const StudyPlan plan = checked_plan(cfg, ctx, req);
-  Checkpointer ckpt(cfg, req, plan, ctx);
-  StudyOutput out(plan, ctx, req, cfg);
-  ckpt.attach(out);
-  for (std::size_t i : plan.selected) {
-    const RunSpec& r = plan.runs[i];
-    const Config& pcfg = plan.point_configs[r.point];
-    auto model = make_model(pcfg, ctx);
-    auto stepper = make_stepper(r.method, pcfg, *model);
-    stepper->bind(*model, ctx);
-    h5::Handle g = out.begin_run(r, pcfg);
-    Sampling sampling;
-    sampling.observables = true;
-    sampling.every = sample_stride(pcfg, r);
-    sampling.states = pcfg.get_bool("save_state");
-    const long se = pcfg.get_int("state_every");
-    sampling.state_every = se > 0 ? static_cast<std::uint64_t>(se) : sampling.every;
-    std::unique_ptr<Trajectory> traj;
-    RunHooks hooks = out.hooks();
-    if (sampling.states) {
-      traj = std::make_unique<Trajectory>(out, g, *model);
-      hooks.frame = [&](double t, const double* y, std::uint64_t step) { traj->frame(t, y, step); };
-    }
-    const Integration integ = integration_for(plan, r, pcfg, stepper->info());
-    RunResult res = ckpt.execute(r.id, r.point, *model, *stepper, integ, sampling, hooks,
-                                 [&](double f) { out.progress().update(f); });
-    if (traj) traj->finish();
-    out.write_result(g, res);
-    out.write_state(g, "final_state", *model, res.y.data(), plan.t_final);
-    Row row = base_row(plan, r, &res, stepper->info());
-    if (!integ.adaptive) row.set("sample_every", static_cast<std::int64_t>(sampling.every));
-    add_invariant_metrics(row, res.series);
-    if (model->capabilities().exact_solution && res.ok()) {
-      std::vector<double> ex(res.y.size());
-      model->exact_solution(plan.t_final - plan.t0, ex.data());
-      row.set("error", solution_distance(*model, res.y.data(), ex.data(), ctx));
-      row.set("reference", std::string("exact"));
-    }
-    add_step_size_metrics(row, res);
-    const bool has_particles = sampling.states;
-    const bool has_obs = !res.series.step.empty();
-    out.end_run(g, r, std::move(row));
-    g.reset();
-    // H5MD entry points at the root (hard links: the same data, two names).
-    out.link_entry_points(r, has_particles, has_obs);
+RunRecord run(RunContext& run) {
+  const RunResult res = run.integrate();
+  run.write(res);
+  Row row = run.base_row(&res);
+  if (!run.spec.integration.adaptive) row.set("sample_every", static_cast<std::int64_t>(run.spec.sampling.every));
+  add_invariant_metrics(row, res.series);
+  if (run.model.capabilities().exact_solution && res.ok()) {
+    std::vector<double> ex(res.y.size());
+    run.model.exact_solution(run.plan.t_final - run.plan.t0, ex.data());
+    row.set("error", solution_distance(run.model, res.y.data(), ex.data(), run.ctx));
+    row.set("reference", std::string("exact"));
   }
-  ckpt.complete([&] { out.finish(); });
+  add_step_size_metrics(row, res);
+  return {std::move(row), run.spec.sampling.states, !res.series.step.empty()};
+}
+
+StudyEntry entry() {
+  StudyEntry e;
+  e.name = "simulate";
+  e.summary = "one run per method: observables over time, optionally the state (H5MD /particles)";
+  e.shape.step_kinds = {StepKind::Steps, StepKind::Dt, StepKind::Tol};
+  e.shape.single_point = true;
+  e.shape.sampling = SamplingRule::Stride;
+  e.validate = validate;
+  e.tables = {invariants_table(), energy_drift_table()};
+  e.start = each_run(run);
+  return e;
 }
 
 }  // namespace
 
-LIEBENCH_REGISTER(StudyEntry,
-                  StudyEntry{"simulate",
-                             "one run per method: observables over time, optionally the state (H5MD /particles)",
-                             "invariants, energy-drift",
-                             [](const Config& cfg, par::Context& ctx) { checked_plan(cfg, ctx, RunRequest{}); }, run})
+LIEBENCH_REGISTER(StudyEntry, entry())
 
 }  // namespace lie::studies

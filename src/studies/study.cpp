@@ -11,6 +11,7 @@
 
 #include "io/safe_output.hpp"
 #include "studies/checkpoint.hpp"
+#include "studies/grid_driver.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/merge.hpp"
 
@@ -43,14 +44,14 @@ void validate_in_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
                      " ranks; ranks_per_run must divide the number of ranks (or be 0)");
   if (req.part_count > 1)
     throw UsageError("key 'ranks_per_run' cannot be combined with --part (both split the grid); use one of them");
-  if (e.name == "scaling")
-    throw UsageError("key 'ranks_per_run' cannot be used with study = scaling (it times the whole job's layout)");
+  if (e.shape.layouts)
+    throw UsageError("key 'ranks_per_run' cannot be used with study = " + e.name + " (it times the whole job's layout)");
   MPI_Comm gcomm = MPI_COMM_NULL;
   MPI_Comm_split(ctx.comm(), ctx.rank() / k, ctx.rank(), &gcomm);
   std::string problem;
   try {
     par::Context gctx(gcomm, ctx.deterministic());
-    if (e.check) e.check(cfg, gctx);
+    studies::checked_plan(e, cfg, gctx, RunRequest{});
   } catch (const UsageError& ex) {
     problem = ex.what();
   }
@@ -86,7 +87,7 @@ void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
   {
     par::Context gctx(gcomm, ctx.deterministic());
     try {
-      e.run(cfg, gctx, sub);
+      studies::run_grid(e, cfg, gctx, sub);
     } catch (const RunsFailed& ex) {
       runs_failed = ex.what();
     } catch (const studies::Interrupted& ex) {
@@ -157,24 +158,12 @@ double job_memory_bytes(par::Context& ctx) {
   return total;
 }
 
-/// Refuses, before any model is built, sizes the job cannot hold (UsageError naming the key):
-///  - dt so small that the step count (t_final - t0)/dt exceeds 2^62 (the largest count
-///    `steps` accepts);
-///  - a model size `<model>.N` whose state alone (a lower bound: 6 doubles per component, the
-///    state and one stage copy) exceeds the memory of the job's nodes.
-/// TODO(lead): the dt bound belongs in plan.cpp (make_plan), and a per-model memory hook
-/// (bytes per component, from the model) would make the estimate sharp.
+/// Refuses, before any model is built, a model size `<model>.N` whose state alone (a lower
+/// bound: 6 doubles per component, the state and one stage copy) exceeds the memory of the
+/// job's nodes (UsageError naming the key). (Step counts beyond 2^62: make_plan.)
+/// TODO(lead): a per-model memory hook (bytes per component, from the model) would make the
+/// estimate sharp.
 void check_sizes(const Config& cfg, par::Context& ctx) {
-  constexpr double kMaxSteps = 4611686018427387904.0;  // 2^62
-  if (cfg.was_set("dt")) {
-    const double span = cfg.get_double("t_final") - cfg.get_double("t0");
-    for (const std::string& item : cfg.get_list("dt")) {
-      const double dt = parse_double("dt", item);
-      if (dt > 0.0 && span > 0.0 && !(span / dt <= kMaxSteps))
-        throw UsageError("key 'dt' has value '" + item + "': (t_final - t0)/dt = " + std::to_string(span / dt) +
-                         " steps, more than 2^62; use a larger dt");
-    }
-  }
   const std::string size_key = cfg.get_string("model") + ".N";
   if (!OptionCatalog::instance().find(size_key) || !cfg.has(size_key)) return;
   const double n = parse_double(size_key, cfg.get_string(size_key));
@@ -214,9 +203,9 @@ void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     return;
   }
   // The configuration's errors come before the output's ("output exists" is the last thing to fix):
-  // the study's whole check runs first; then every study checks its output before creating a file.
-  if (e.check) e.check(cfg, ctx);
-  e.run(cfg, ctx, req);
+  // the study's whole check runs first; then the driver checks the output before creating a file.
+  studies::checked_plan(e, cfg, ctx, RunRequest{});
+  studies::run_grid(e, cfg, ctx, req);
 }
 
 void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
@@ -229,7 +218,7 @@ void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     validate_in_groups(e, cfg, ctx, req, static_cast<int>(k));
     return;
   }
-  if (e.check) e.check(cfg, ctx);
+  studies::checked_plan(e, cfg, ctx, RunRequest{});
   io::SafeOutput::check(req.output, req.force, ctx.comm());
 }
 

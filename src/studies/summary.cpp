@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "io/table.hpp"
+#include "studies/study.hpp"
 
 namespace lie::studies {
 
@@ -163,11 +164,13 @@ void Summary::write(const h5::File& f, hid_t root, const io::Units& units) const
       default: d = h5::write_vector(f, g, c.name, c.texts); break;
     }
     const ColumnInfo info = describe_column(c.name);
-    std::string unit;
-    try {
-      unit = units.of(info.unit);
-    } catch (const std::invalid_argument&) {
-      unit = "";  // an observable without a known SI unit: its metrics stay without one (description says what)
+    std::string unit = "s";  // wall-clock seconds in every unit system
+    if (!info.wall_clock) {
+      try {
+        unit = units.of(info.unit);
+      } catch (const std::invalid_argument&) {
+        unit = "";  // an observable without a known SI unit: its metrics stay without one (description says what)
+      }
     }
     io::write_unit(d, unit);
     if (!info.description.empty()) h5::attr(d, "description", info.description);
@@ -237,6 +240,8 @@ ColumnInfo describe_column(const std::string& name) {
   };
   auto it = known.find(name);
   if (it != known.end()) return it->second;
+  for (const StudyEntry* kind : StudyRegistry::instance().all())
+    if (auto c = kind->columns.find(name); c != kind->columns.end()) return c->second;
   for (const char* s : {".max", ".mean", ".drift", ".final"}) {
     const std::string suf = s;
     if (!ends_with(name, suf)) continue;

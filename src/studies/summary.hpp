@@ -62,10 +62,12 @@ class Summary {
   std::vector<Column> columns_;
 };
 
-/// Unit and meaning of a column/metric, by name (one place for all studies).
+/// Unit and meaning of a column/metric, by name (one place for all studies; a kind's own
+/// columns: StudyEntry::columns).
 struct ColumnInfo {
   std::string unit;  // SI unit in the suite's notation (io/units.hpp); "" = none (pure number or mixed)
   std::string description;
+  bool wall_clock = false;  // seconds of wall time: unit "s" whatever the model's unit system
 };
 ColumnInfo describe_column(const std::string& name);
 

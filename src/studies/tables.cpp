@@ -655,28 +655,38 @@ StudyFile load_study_file(const std::string& path, bool with_timings) {
   return out;
 }
 
+ReportTable convergence_table() { return {"convergence", convergence_tables}; }
+ReportTable invariants_table() { return {"invariants", invariants_tables}; }
+ReportTable energy_drift_table() { return {"energy-drift", energy_drift_tables}; }
+ReportTable adaptive_table() { return {"adaptive", adaptive_tables}; }
+ReportTable scaling_table() { return {"scaling", scaling_tables, true}; }
+
 std::vector<std::string> default_tables(const std::string& kind) {
-  if (kind == "convergence") return {"convergence"};
-  if (kind == "invariants" || kind == "simulate") return {"invariants", "energy-drift"};
-  if (kind == "adaptive") return {"adaptive"};
-  if (kind == "scaling") return {"scaling"};
-  return {};
+  std::vector<std::string> out;
+  if (const StudyEntry* e = StudyRegistry::instance().find(kind))
+    for (const auto& t : e->tables) out.push_back(t.name);
+  return out;
 }
 
-const std::vector<std::string>& all_table_names() {
-  static const std::vector<std::string> names = {"convergence", "invariants", "energy-drift", "adaptive", "scaling"};
-  return names;
+std::vector<std::string> all_table_names() {
+  std::vector<std::string> out;
+  for (const StudyEntry* e : StudyRegistry::instance().all())
+    for (const auto& t : e->tables)
+      if (std::find(out.begin(), out.end(), t.name) == out.end()) out.push_back(t.name);
+  return out;
 }
 
-std::vector<io::Table> build_table(const StudyFile& f, const std::string& name, io::TableFormat format) {
-  if (name == "convergence") return convergence_tables(f, format);
-  if (name == "invariants") return invariants_tables(f, format);
-  if (name == "energy-drift") return energy_drift_tables(f, format);
-  if (name == "adaptive") return adaptive_tables(f, format);
-  if (name == "scaling") return scaling_tables(f, format);
+const ReportTable& find_table(const std::string& name) {
+  for (const StudyEntry* e : StudyRegistry::instance().all())
+    for (const auto& t : e->tables)
+      if (t.name == name) return t;
   std::string all;
   for (const auto& n : all_table_names()) all += (all.empty() ? "" : ", ") + n;
   throw UsageError("option --table has value '" + name + "'; allowed: " + all);
+}
+
+std::vector<io::Table> build_table(const StudyFile& f, const std::string& name, io::TableFormat format) {
+  return find_table(name).build(f, format);
 }
 
 }  // namespace lie::studies

@@ -9,6 +9,7 @@
 #include "io/h5.hpp"
 #include "io/table.hpp"
 #include "studies/analysis.hpp"
+#include "studies/study.hpp"
 #include "studies/summary.hpp"
 
 namespace lie::studies {
@@ -27,12 +28,23 @@ struct StudyFile {
 /// Reads what the reports need. Throws UsageError if the file is missing or not a study file.
 StudyFile load_study_file(const std::string& path, bool with_timings);
 
-/// Names of the tables a study kind produces by default, and all table names.
-std::vector<std::string> default_tables(const std::string& kind);
-const std::vector<std::string>& all_table_names();
+/// The report tables of the study kinds (StudyEntry::tables): convergence, invariants,
+/// energy-drift, adaptive, scaling. CSV tables are long: one row per run. Each throws
+/// UsageError if the file lacks its data.
+ReportTable convergence_table();
+ReportTable invariants_table();
+ReportTable energy_drift_table();
+ReportTable adaptive_table();
+ReportTable scaling_table();
 
-/// Builds table `name` (convergence | invariants | energy-drift | adaptive | scaling) for
-/// `format` (CSV tables are long: one row per run). Throws UsageError if the file lacks data.
+/// Names of the tables a study kind produces by default (its StudyEntry's; none for a kind not
+/// registered), and the tables of every registered kind.
+std::vector<std::string> default_tables(const std::string& kind);
+std::vector<std::string> all_table_names();
+/// The table named `name` of any registered kind (UsageError naming the allowed ones).
+const ReportTable& find_table(const std::string& name);
+
+/// Builds table `name` for `format`.
 std::vector<io::Table> build_table(const StudyFile& f, const std::string& name, io::TableFormat format);
 
 // ---- convergence analysis (also stored in /analysis/convergence)

@@ -1,22 +1,15 @@
 #pragma once
-// Helpers shared by the studies that sample observables (simulate, invariants, adaptive).
+// The H5MD trajectory of a run with save_state = true (RunContext::integrate).
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "methods/stepper.hpp"
-#include "studies/execute.hpp"
+#include "io/h5.hpp"
+#include "io/state_io.hpp"
+#include "models/model.hpp"
 #include "studies/output.hpp"
-#include "studies/plan.hpp"
 
 namespace lie::studies {
-
-/// Steps between observable samples of a run: sample_every if set, else sample_dt / h for
-/// fixed steps, else about 1000 samples per run. Adaptive runs: every accepted step, or (0)
-/// only at the sample_dt times, which the driver hits exactly.
-std::uint64_t sample_stride(const Config& cfg, const RunSpec& run);
-/// Fixed steps from the run's step value, or adaptive steps for a tolerance.
-Integration integration_for(const StudyPlan& plan, const RunSpec& run, const Config& point_cfg, const MethodInfo& info);
 
 /// H5MD trajectory of one run (save_state = true; simulate, invariants, adaptive): one
 /// time-dependent element <run_group>/particles/<group>/<field>/{step,time,value} per trajectory

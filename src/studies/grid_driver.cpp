@@ -1,0 +1,90 @@
+#include "studies/grid_driver.hpp"
+
+#include "methods/stepper.hpp"
+#include "studies/checkpoint.hpp"
+#include "studies/interrupt.hpp"
+#include "studies/output.hpp"
+#include "studies/trajectory.hpp"
+
+namespace lie::studies {
+
+namespace {
+
+/// KindRuns of a kind without state between its runs.
+class EachRun final : public KindRuns {
+ public:
+  explicit EachRun(std::function<RunRecord(RunContext&)> body) : body_(std::move(body)) {}
+  RunRecord run(RunContext& run) override { return body_(run); }
+
+ private:
+  std::function<RunRecord(RunContext&)> body_;
+};
+
+}  // namespace
+
+std::function<std::unique_ptr<KindRuns>(StudyJob&)> each_run(std::function<RunRecord(RunContext&)> body) {
+  return [body = std::move(body)](StudyJob&) -> std::unique_ptr<KindRuns> { return std::make_unique<EachRun>(body); };
+}
+
+RunResult RunContext::integrate(const std::string& label, hid_t where, Stepper& with, const Integration& integ,
+                                const Sampling& sampling) {
+  RunHooks hooks = out.hooks();
+  std::unique_ptr<Trajectory> traj;  // save_state runs are not checkpointed (Checkpointer refuses them)
+  if (sampling.states) {
+    traj = std::make_unique<Trajectory>(out, where, model);
+    hooks.frame = [&](double t, const double* y, std::uint64_t step) { traj->frame(t, y, step); };
+  }
+  RunResult res = ckpt.execute(label, spec.point, model, with, integ, sampling, hooks,
+                               [this](double f) { out.progress().update(f); });
+  if (traj) traj->finish();
+  return res;
+}
+
+void RunContext::write(const RunResult& res) {
+  out.write_result(group, res);
+  out.write_state(group, "final_state", model, res.y.data(), plan.t_final);
+}
+
+Row RunContext::base_row(const RunResult* res) const { return studies::base_row(plan, spec, res, stepper.info()); }
+
+StudyPlan checked_plan(const StudyEntry& kind, const Config& cfg, par::Context& ctx, const RunRequest& req) {
+  StudyPlan plan = make_plan(kind.name, cfg, ctx, req, kind.shape);
+  if (kind.validate) kind.validate(plan, ctx);
+  return plan;
+}
+
+void run_grid(const StudyEntry& kind, const Config& cfg, par::Context& ctx, const RunRequest& req) {
+  InterruptGuard guard;
+  io::SafeOutput::check(req.output, req.force, ctx.comm());
+  const StudyPlan plan = checked_plan(kind, cfg, ctx, req);
+  Checkpointer ckpt(cfg, req, plan, ctx);
+  StudyOutput out(plan, ctx, req, cfg);
+  ckpt.attach(out);
+  StudyJob job{plan, ctx, out, ckpt};
+  const std::unique_ptr<KindRuns> runs = kind.start(job);
+  for (std::size_t i : plan.selected) {
+    const RunSpec& r = plan.runs[i];
+    const Config& pcfg = plan.point_configs[r.point];
+    runs->prepare(r.point);
+    auto model = make_model(pcfg, ctx);
+    const std::unique_ptr<Model> instrumented = runs->instrument(*model, r);
+    Model& bound = instrumented ? *instrumented : *model;
+    auto stepper = make_stepper(r.method, pcfg, bound);
+    stepper->bind(bound, ctx);
+    h5::Handle g = out.begin_run(r, pcfg);
+    RunContext run{plan, r, pcfg, ctx, out, ckpt, *model, *stepper, g.id()};
+    RunRecord rec = runs->run(run);
+    out.end_run(g, r, std::move(rec.row));
+    g.reset();
+    // H5MD entry points at the root (hard links: the same data, two names).
+    out.link_entry_points(r, rec.particles, rec.observables);
+  }
+  const auto pairs = cfg.resolved_pairs();
+  const std::map<std::string, std::string> params(pairs.begin(), pairs.end());
+  ckpt.complete([&] {
+    if (!kind.analysis) return out.finish();
+    out.finish([&](const h5::File& f, const Summary& s) { kind.analysis(f, s, plan.key_columns, params); });
+  });
+}
+
+}  // namespace lie::studies
