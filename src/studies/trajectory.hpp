@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "io/h5.hpp"
-#include "io/state_io.hpp"
+#include "models/state_rows.hpp"
 #include "models/model.hpp"
 #include "studies/output.hpp"
 
