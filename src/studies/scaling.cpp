@@ -114,7 +114,7 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     auto model = make_model(pcfg, ctx);
     // Time the vector field through a forwarding wrapper, unless the method needs a model
     // interface beyond Model (it casts the model it is bound to).
-    const MethodInfo& info = MethodRegistry::instance().get(r.method, "method").info;
+    const MethodInfo& info = method_entry(r.method, "method").info;
     std::unique_ptr<TimedModel> timed;
     Model* bound = model.get();
     if (info.needs.empty()) {
