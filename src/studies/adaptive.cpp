@@ -39,7 +39,7 @@ StudyPlan checked_plan(const Config& cfg, par::Context& ctx, const RunRequest& r
   ReferenceSolutions::check(plan, ctx);
   if (cfg.was_set("adaptive.compare_method") && !cfg.get_string("adaptive.compare_method").empty()) {
     const std::string m = cfg.get_string("adaptive.compare_method");
-    MethodRegistry::instance().get(m, "method (key 'adaptive.compare_method')");
+    method_entry(m, "method (key 'adaptive.compare_method')");
     for (std::size_t p = 0; p < plan.points(); ++p) {
       auto model = make_model(plan.point_configs[p], ctx);
       make_stepper(m, plan.point_configs[p], *model);
@@ -53,7 +53,8 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   InterruptGuard guard;
   io::SafeOutput::check(req.output, req.force, ctx.comm());
   const StudyPlan plan = checked_plan(cfg, ctx, req);
-  const std::string compare = cfg.was_set("adaptive.compare_method") ? cfg.get_string("adaptive.compare_method") : "";
+  const std::string compare =
+      cfg.was_set("adaptive.compare_method") ? method_display_name(cfg.get_string("adaptive.compare_method"), cfg) : "";
   const bool by_rhs = cfg.get_string("adaptive.compare_cost") == "rhs";
   Checkpointer ckpt(cfg, req, plan, ctx);
   StudyOutput out(plan, ctx, req, cfg);
@@ -90,13 +91,14 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     Row row = base_row(plan, r, &res, stepper->info());
     add_error_metrics(row, *model, res, ref, ctx);
     add_step_size_metrics(row, res);
-    const auto& a = *res.adaptive;
-    if (!a.h.empty()) row.set("h_mean", (plan.t_final - plan.t0) / static_cast<double>(a.accepted));
+    if (res.ok() && res.adaptive && !res.adaptive->h.empty())
+      row.set("h_mean", (plan.t_final - plan.t0) / static_cast<double>(res.adaptive->accepted));
     add_invariant_metrics(row, res.series);
     if (!compare.empty() && res.ok()) {
       auto cstep = make_stepper(compare, pcfg, *model);
       cstep->bind(*model, ctx);
       const int stages = std::max(1, cstep->info().stages);
+      const auto& a = *res.adaptive;
       const std::int64_t n =
           by_rhs ? std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(static_cast<double>(res.counters.rhs) /
                                                                                   stages)))
@@ -122,7 +124,14 @@ void run(const Config& cfg, par::Context& ctx, const RunRequest& req) {
       row.set("compare_method", compare);
       row.set("compare_steps", n);
       row.set("compare_rhs_evaluations", static_cast<std::int64_t>(c.counters.rhs));
-      row.set("compare_error", c.ok() ? solution_distance(*model, c.y.data(), ref.y.data(), ctx) : NAN);
+      const double cerr = c.ok() && ref.failure.empty() ? solution_distance(*model, c.y.data(), ref.y.data(), ctx) : NAN;
+      row.set("compare_error", cerr);
+      // the comparison's error needs the reference as much as the run's (reference.hpp)
+      const std::string problem = c.ok() ? reference_problem(ref, cerr) : "";
+      const Value* st = row.find("status");
+      if (!problem.empty() && st && std::get<std::string>(*st) == "ok")
+        row.set("status", "failed: constant-step comparison run (" + compare + " steps=" + std::to_string(n) + "): " +
+                              problem);
       out.write_state(g, "compare_final_state", *model, c.y.data(), plan.t_final);
     }
     out.end_run(g, r, std::move(row));
