@@ -90,7 +90,9 @@ int report_main(const std::vector<std::string>& args) {
       auto part = build_table(f, t, fmt);
       out.insert(out.end(), part.begin(), part.end());
     } catch (const UsageError& e) {
-      throw UsageError(std::string(e.what()) + "; '" + file + "' is a " + f.kind + " study (its tables: " +
+      const bool vowel = !f.kind.empty() && std::string("aeiou").find(f.kind[0]) != std::string::npos;
+      throw UsageError(std::string(e.what()) + "; '" + file + "' is " + (vowel ? "an " : "a ") + f.kind +
+                       " study (its tables: " +
                        join(default_tables(f.kind)) + ")");
     }
   }

@@ -142,8 +142,14 @@ int tableau_main(const std::vector<std::string>& args) {
       if (rank == 0) std::cout << out;
       return 0;
     }
-    const ButcherTable t = butcher_table_from_config(cfg);
-    out = "user tableau from " + arg + "\n" + check_one(t, cfg.get_double("tableau.tolerance"), false, true);
+    // every user tableau of the file: tableau.* and each section [tableau.<name>]
+    const auto names = user_tableau_names(cfg);
+    if (names.empty()) butcher_table_from_config(cfg);  // throws: which keys are missing
+    for (const auto& name : names) {
+      const ButcherTable t = butcher_table_from_config(cfg.with({{"tableau.name", name}}));
+      out += (out.empty() ? "" : "\n") + std::string("user tableau '") + name + "' from " + arg + "\n" +
+             check_one(t, cfg.get_double("tableau.tolerance"), false, true);
+    }
   }
   if (rank == 0) std::cout << method_note << out;
   return 0;

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -118,10 +119,42 @@ void OptionCatalog::add(OptionSpec spec) {
   specs_.push_back(std::move(spec));
 }
 
+namespace {
+constexpr const char* kFreeName = "<name>";
+
+/// "tableau.<name>.A" -> ("tableau.", ".A"); false for a plain key.
+bool family_parts(const std::string& pattern, std::string& prefix, std::string& suffix) {
+  const auto at = pattern.find(kFreeName);
+  if (at == std::string::npos) return false;
+  prefix = pattern.substr(0, at);
+  suffix = pattern.substr(at + std::string(kFreeName).size());
+  return true;
+}
+
+bool family_member(const std::string& pattern, const std::string& key) {
+  std::string prefix, suffix;
+  if (!family_parts(pattern, prefix, suffix) || key.size() <= prefix.size() + suffix.size()) return false;
+  if (key.compare(0, prefix.size(), prefix) != 0 || key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
+  const std::string name = key.substr(prefix.size(), key.size() - prefix.size() - suffix.size());
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
+}
+}  // namespace
+
 const OptionSpec* OptionCatalog::find(const std::string& key) const {
   for (const auto& s : specs_)
     if (s.key == key) return &s;
+  for (const auto& s : specs_)
+    if (family_member(s.key, key)) return &s;
   return nullptr;
+}
+
+bool OptionCatalog::family_prefix_of(const std::string& key) const {
+  std::string prefix, suffix;
+  for (const auto& s : specs_)
+    if (family_parts(s.key, prefix, suffix) && key.compare(0, prefix.size(), prefix) == 0) return true;
+  return false;
 }
 
 namespace {
@@ -169,7 +202,24 @@ std::vector<const OptionSpec*> OptionCatalog::all() const {
 po::options_description OptionCatalog::description(bool with_help_text) const {
   po::options_description all("Experiment keys (in the .cfg file, or --key=value on the command line)", 100, 50);
   std::map<std::string, po::options_description> groups;
+  // A family of keys ("tableau.<name>.A") is one Boost wildcard option per prefix
+  // ("tableau.*"), which accepts any key so named; Config then keeps only the members (find).
+  std::map<std::string, std::string> families;  // prefix -> the patterns (help text)
   for (const OptionSpec* s : this->all()) {
+    std::string prefix, suffix;
+    if (!family_parts(s->key, prefix, suffix)) continue;
+    std::string& help = families[prefix];
+    help += (help.empty() ? "" : ", ") + s->key;
+  }
+  for (const auto& [prefix, patterns] : families) {
+    auto it = groups.find("named keys");
+    if (it == groups.end()) it = groups.emplace("named keys", po::options_description("[named keys]", 100, 50)).first;
+    const std::string name = prefix + "*", help = "keys with a name of your choice: " + patterns;
+    it->second.add_options()(name.c_str(), po::value<std::string>(), help.c_str());
+  }
+  for (const OptionSpec* s : this->all()) {
+    std::string prefix, suffix;
+    if (family_parts(s->key, prefix, suffix)) continue;
     auto it = groups.find(s->group);
     if (it == groups.end()) it = groups.emplace(s->group, po::options_description("[" + s->group + "]", 100, 50)).first;
     std::string help = s->help;
@@ -269,7 +319,11 @@ Config::Config(const po::variables_map& vm, std::string source_text, std::string
     : source_text_(std::move(source_text)), command_line_(std::move(command_line)), source_file_(std::move(source_file)) {
   const OptionCatalog& cat = OptionCatalog::instance();
   for (const auto& [key, val] : vm) {
-    if (!cat.find(key)) continue;  // CLI-only options (output, force, ...) are not experiment keys
+    if (!cat.find(key)) {
+      // a key the wildcard of a family accepted that is not a member (tableau.x.typo)
+      if (cat.family_prefix_of(key)) throw UsageError(cat.unknown_key_message(key));
+      continue;  // CLI-only options (output, force, ...) are not experiment keys
+    }
     const std::string v = val.as<std::string>();
     if (!val.defaulted()) {
       cat.validate(key, v);

@@ -72,6 +72,9 @@ enum class OptionType { Real, PositiveReal, NonNegativeReal, Int, PositiveInt, N
                         RealList, PositiveRealList, IntList, PositiveIntList, StringList, ChoiceList };
 
 struct OptionSpec {
+  /// A key, or a family of keys with one free name: "tableau.<name>.A" declares
+  /// tableau.rkmk38.A, tableau.ralston.A, ... (section [tableau.rkmk38] in an experiment file);
+  /// the name is letters, digits, '_' and '-'.
   std::string key;
   OptionType type = OptionType::String;
   std::string default_value;  // empty: no default (optional key)
@@ -86,7 +89,10 @@ class OptionCatalog {
   static OptionCatalog& instance();
   /// Declares an option (idempotent for identical re-declarations).
   void add(OptionSpec spec);
-  const OptionSpec* find(const std::string& key) const;
+  const OptionSpec* find(const std::string& key) const;  // a key, or the family it belongs to
+  /// True if `key` starts like a family of keys ("tableau.<name>.A" -> "tableau."), so that
+  /// Boost's wildcard for the family accepted it: it must then be a member (find) or is refused.
+  bool family_prefix_of(const std::string& key) const;
   /// "unknown key 'KEY'" with the keys the user probably meant (keys that start with KEY, or
   /// within two edits of it) and where to find the list: one line for a UsageError.
   std::string unknown_key_message(const std::string& key, const std::string& where = "") const;

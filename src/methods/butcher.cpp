@@ -1,5 +1,6 @@
 #include "methods/butcher.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -127,7 +128,24 @@ const bool kTableauKeys = declare_options({
      "tableau"},
     {"tableau.tolerance", OptionType::PositiveReal, "1e-10",
      "an order condition counts as satisfied when |Phi(t) - 1/gamma(t)| <= this", {}, "tableau"},
+    // Several user tableaus in one study: section [tableau.<name>] per tableau, methods
+    // rkmk_user:<name> / classical_user:<name> (methods/stepper.hpp, MethodSpec).
+    {"tableau.<name>.A", OptionType::String, "",
+     "stage matrix of the user tableau of that name (format of tableau.A); methods rkmk_user and classical_user "
+     "take the name after ':' (rkmk_user:rkmk38 reads section [tableau.rkmk38])", {}, "tableau"},
+    {"tableau.<name>.b", OptionType::String, "", "weights of the user tableau of that name", {}, "tableau"},
+    {"tableau.<name>.c", OptionType::String, "", "nodes of the user tableau of that name (optional)", {}, "tableau"},
+    {"tableau.<name>.bhat", OptionType::String, "", "embedded weights of the user tableau of that name (optional)", {},
+     "tableau"},
 });
+
+constexpr const char* kTableFields[] = {"A", "b", "c", "bhat", "project"};
+
+bool section_set(const Config& cfg, const std::string& name) {
+  for (const char* f : kTableFields)
+    if (cfg.was_set("tableau." + name + "." + f)) return true;
+  return false;
+}
 
 std::vector<std::string> split_entries(const std::string& text) {
   std::vector<std::string> out;
@@ -150,8 +168,7 @@ std::vector<double> parse_vector(const std::string& key, const std::string& text
   return v;
 }
 
-std::vector<double> parse_stage_matrix(const std::string& text, std::size_t s) {
-  const std::string key = "tableau.A";
+std::vector<double> parse_stage_matrix(const std::string& key, const std::string& text, std::size_t s) {
   std::vector<double> A(s * s, 0.0);
   if (text.find(';') != std::string::npos) {
     std::vector<std::string> rows;
@@ -168,12 +185,12 @@ std::vector<double> parse_stage_matrix(const std::string& text, std::size_t s) {
     // A trailing ';' leaves an empty last row: drop it.
     if (rows.size() == s + 1 && split_entries(rows.back()).empty()) rows.pop_back();
     if (rows.size() != s)
-      throw UsageError("key 'tableau.A' has " + std::to_string(rows.size()) + " rows (separated by ';'), but b has " +
+      throw UsageError("key '" + key + "' has " + std::to_string(rows.size()) + " rows (separated by ';'), but b has " +
                        std::to_string(s) + " entries; need one row per stage");
     for (std::size_t i = 0; i < s; ++i) {
       const auto row = parse_vector(key, rows[i]);
       if (row.size() > s)
-        throw UsageError("key 'tableau.A': row " + std::to_string(i + 1) + " has " + std::to_string(row.size()) +
+        throw UsageError("key '" + key + "': row " + std::to_string(i + 1) + " has " + std::to_string(row.size()) +
                          " entries, more than the " + std::to_string(s) + " stages");
       for (std::size_t j = 0; j < row.size(); ++j) A[i * s + j] = row[j];
     }
@@ -187,7 +204,7 @@ std::vector<double> parse_stage_matrix(const std::string& text, std::size_t s) {
       for (std::size_t j = 0; j < i; ++j) A[i * s + j] = v[k++];
     return A;
   }
-  throw UsageError("key 'tableau.A' has " + std::to_string(v.size()) + " entries; with s = " + std::to_string(s) +
+  throw UsageError("key '" + key + "' has " + std::to_string(v.size()) + " entries; with s = " + std::to_string(s) +
                    " stages (the length of tableau.b) give " + std::to_string(s * s) + " (row-major), " +
                    std::to_string(s * (s - 1) / 2) + " (below the diagonal), or rows separated by ';'");
 }
@@ -203,26 +220,33 @@ double parse_coefficient(const std::string& key, const std::string& text) {
   return p / q;
 }
 
+std::string user_tableau_key(const Config& cfg, const std::string& field) {
+  const std::string name = cfg.get_string("tableau.name");
+  return section_set(cfg, name) ? "tableau." + name + "." + field : "tableau." + field;
+}
+
 ButcherTable butcher_table_from_config(const Config& cfg) {
-  if (!cfg.was_set("tableau.b") || !cfg.was_set("tableau.A"))
-    throw UsageError("a user tableau needs keys 'tableau.A' and 'tableau.b' (section [tableau] of the experiment "
-                     "file); see `liebench run --help`");
+  const std::string A = user_tableau_key(cfg, "A"), b = user_tableau_key(cfg, "b"), c = user_tableau_key(cfg, "c"),
+                    bhat = user_tableau_key(cfg, "bhat");
+  if (!cfg.was_set(b) || !cfg.was_set(A))
+    throw UsageError("a user tableau needs keys '" + A + "' and '" + b + "' (section [" + A.substr(0, A.size() - 2) +
+                     "] of the experiment file); see `liebench run --help`");
   ButcherTable t;
   t.name = cfg.get_string("tableau.name");
   t.source = "user tableau (experiment file)";
-  t.b = parse_vector("tableau.b", cfg.get_string("tableau.b"));
-  if (t.b.empty()) throw UsageError("key 'tableau.b' is empty; expected the weights b_1..b_s");
+  t.b = parse_vector(b, cfg.get_string(b));
+  if (t.b.empty()) throw UsageError("key '" + b + "' is empty; expected the weights b_1..b_s");
   const std::size_t s = t.b.size();
   t.stages = static_cast<int>(s);
-  t.A = parse_stage_matrix(cfg.get_string("tableau.A"), s);
-  if (cfg.was_set("tableau.c")) {
-    t.c = parse_vector("tableau.c", cfg.get_string("tableau.c"));
+  t.A = parse_stage_matrix(A, cfg.get_string(A), s);
+  if (cfg.was_set(c)) {
+    t.c = parse_vector(c, cfg.get_string(c));
   } else {
     t.c.assign(s, 0.0);
     for (std::size_t i = 0; i < s; ++i)
       for (std::size_t j = 0; j < s; ++j) t.c[i] += t.A[i * s + j];
   }
-  if (cfg.was_set("tableau.bhat")) t.bhat = parse_vector("tableau.bhat", cfg.get_string("tableau.bhat"));
+  if (cfg.was_set(bhat)) t.bhat = parse_vector(bhat, cfg.get_string(bhat));
   t.validate();
   const TableOrders orders = table_orders(t, cfg.get_double("tableau.tolerance"));
   t.order = orders.main.order;
@@ -231,8 +255,37 @@ ButcherTable butcher_table_from_config(const Config& cfg) {
     throw UsageError("user tableau '" + t.name + "' does not even satisfy the first-order condition sum b_i = 1 "
                      "(sum is " + std::to_string(orders.main.conditions.front().phi) + ")");
   if (t.has_embedded() && t.embedded_order < 1)
-    throw UsageError("user tableau '" + t.name + "': the embedded weights tableau.bhat do not satisfy sum bhat_i = 1");
+    throw UsageError("user tableau '" + t.name + "': the embedded weights " + bhat + " do not satisfy sum bhat_i = 1");
   return t;
+}
+
+bool takes_user_tableau(const std::string& method) { return method == "rkmk_user" || method == "classical_user"; }
+
+Config user_tableau_config(const Config& cfg, const std::string& name, const std::string& spec) {
+  const bool section = section_set(cfg, name);
+  const bool plain = cfg.get_string("tableau.name") == name && (cfg.was_set("tableau.A") || cfg.was_set("tableau.b"));
+  if (section && plain)
+    throw UsageError("method '" + spec + "': tableau '" + name + "' is given twice, in section [tableau." + name +
+                     "] and as tableau.* with tableau.name = " + name + "; keep one");
+  if (!section && !plain)
+    throw UsageError("method '" + spec + "': no user tableau named '" + name + "'; give its keys in section [tableau." +
+                     name + "] (A and b; optional c, bhat, project), or set tableau.name = " + name +
+                     " beside the keys tableau.*");
+  return cfg.with({{"tableau.name", name}});
+}
+
+std::vector<std::string> user_tableau_names(const Config& cfg) {
+  std::vector<std::string> out;
+  if (cfg.was_set("tableau.A") || cfg.was_set("tableau.b")) out.push_back(cfg.get_string("tableau.name"));
+  for (const auto& [k, v] : cfg.resolved_pairs()) {
+    if (k.rfind("tableau.", 0) != 0 || !cfg.was_set(k)) continue;
+    const std::string rest = k.substr(8);
+    const auto dot = rest.find('.');
+    if (dot == std::string::npos) continue;
+    const std::string name = rest.substr(0, dot);
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
 }
 
 std::vector<std::string> butcher_table_names() {

@@ -51,7 +51,25 @@ ButcherTable embedded_member(const ButcherTable& t);
 /// (row-major), or as the s(s-1)/2 entries strictly below the diagonal, row by row. c defaults
 /// to the row sums of A. order / embedded_order are set to the orders the table *satisfies*
 /// (order_conditions.hpp, tolerance key tableau.tolerance), never to a claimed order.
+/// The tableau is the one named by tableau.name: from section [tableau.<name>] (keys
+/// tableau.<name>.A, .b, .c, .bhat, .project) when the section sets any of them, else from the
+/// keys tableau.A, tableau.b, ...
 ButcherTable butcher_table_from_config(const Config& cfg);
+
+/// The key that holds field `field` (A, b, c, bhat, project) of the user tableau tableau.name
+/// names (see butcher_table_from_config).
+std::string user_tableau_key(const Config& cfg, const std::string& field);
+
+/// Methods built from a user tableau (rkmk_user, classical_user): they take a tableau name,
+/// "rkmk_user:rkmk38" (methods/stepper.hpp, MethodSpec).
+bool takes_user_tableau(const std::string& method);
+/// The configuration under which method `spec` (e.g. "rkmk_user:rkmk38") builds tableau `name`:
+/// cfg with tableau.name = name, if section [tableau.<name>] exists or tableau.name already is
+/// `name`; else a UsageError naming `spec` and where the tableau's keys go.
+Config user_tableau_config(const Config& cfg, const std::string& name, const std::string& spec);
+/// Names of the user tableaus an experiment defines: every section [tableau.<name>], and
+/// tableau.name when tableau.b or tableau.A is set (`liebench tableau FILE.cfg` checks them all).
+std::vector<std::string> user_tableau_names(const Config& cfg);
 
 /// Parses one coefficient: a real number or a fraction "p/q" (p, q reals); UsageError naming `key`.
 double parse_coefficient(const std::string& key, const std::string& text);

@@ -11,6 +11,9 @@ constexpr std::size_t kOmpMin = 4096;  // array entries before an OpenMP team is
 const bool kClassicalKeys = declare_options({
     {"tableau.project", OptionType::Bool, "false",
      "classical_user: project onto the manifold after every step (like rk4_proj)", {}, "tableau"},
+    {"tableau.<name>.project", OptionType::Bool, "",
+     "project onto the manifold after every step (classical_user with the user tableau of that name; default "
+     "false)", {}, "tableau"},
 });
 
 }  // namespace
@@ -170,7 +173,7 @@ MethodEntry classical_user_entry() {
   info.source = "user";
   return {"classical_user", info, [](const Config& cfg) {
             const ButcherTable t = butcher_table_from_config(cfg);
-            const bool project = cfg.get_bool("tableau.project");
+            const bool project = cfg.get_bool(user_tableau_key(cfg, "project"), false);
             const MethodInfo m = classical_info("classical_user", t, project, "classical RK, user tableau '" + t.name + "'",
                                                 "user tableau");
             return std::make_unique<ClassicalRkStepper>(m, t, project);

@@ -1,6 +1,7 @@
 #include "methods/stepper.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -75,8 +76,36 @@ int dense_weights(const ButcherTable& table, double theta, double* w) {
   return 4;
 }
 
+MethodSpec parse_method_spec(const std::string& spec, const std::string& what) {
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) return {spec, ""};
+  MethodSpec m{spec.substr(0, colon), spec.substr(colon + 1)};
+  const bool good = !m.tableau.empty() && std::all_of(m.tableau.begin(), m.tableau.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  if (!good)
+    throw UsageError(what + " '" + spec + "': the tableau name after ':' must be letters, digits, '_' or '-' (it names "
+                     "the section [tableau.<name>]), e.g. rkmk_user:rkmk38");
+  return m;
+}
+
+const MethodEntry& method_entry(const std::string& spec, const std::string& what) {
+  const MethodSpec m = parse_method_spec(spec, what);
+  const MethodEntry& e = MethodRegistry::instance().get(m.method, what);
+  if (!m.tableau.empty() && !takes_user_tableau(m.method))
+    throw UsageError(what + " '" + spec + "': method '" + m.method + "' takes no tableau name; only rkmk_user and "
+                     "classical_user do (rkmk_user:<name> with section [tableau.<name>])");
+  return e;
+}
+
+std::string method_display_name(const std::string& spec, const Config& cfg) {
+  if (spec.find(':') != std::string::npos || !takes_user_tableau(spec) || !cfg.was_set("tableau.name")) return spec;
+  return spec + ":" + cfg.get_string("tableau.name");
+}
+
 std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg, const Model& model) {
-  const MethodEntry& e = MethodRegistry::instance().get(name, "method");
+  const MethodEntry& e = method_entry(name, "method");
+  const MethodSpec spec = parse_method_spec(name);
   const ModelCapabilities caps = model.capabilities();
   if (e.info.needs == "cotangent_hamiltonian" && !caps.cotangent_hamiltonian)
     throw UsageError("method '" + name + "' needs a Hamiltonian on a cotangent bundle T*G; model '" + model.name() +
@@ -84,7 +113,7 @@ std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg
   if (e.info.needs == "sphere_lagrangian" && !caps.sphere_lagrangian)
     throw UsageError("method '" + name + "' needs a Lagrangian on (S^2)^n; model '" + model.name() +
                      "' does not provide one (use nfold_pendulum or a model on (S^2)^n)");
-  return e.create(cfg);
+  return spec.tableau.empty() ? e.create(cfg) : e.create(user_tableau_config(cfg, spec.tableau, name));
 }
 
 }  // namespace lie

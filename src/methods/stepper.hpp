@@ -135,7 +135,26 @@ struct MethodEntry {
 };
 using MethodRegistry = Registry<MethodEntry>;
 
-/// Creates the stepper for method `name`, reading its parameters (dexpinv terms, projection,
+/// A method as an experiment names it (keys methods, reference.method, adaptive.compare_method):
+/// "<method>", or "<method>:<tableau>" for a method built from a user tableau (rkmk_user,
+/// classical_user): the tableau of that name, whose keys are in section [tableau.<tableau>]
+/// (tableau.<tableau>.A, .b, ...; or the keys tableau.* when tableau.name = <tableau>). Several
+/// user tableaus thus run side by side in one study, each under its own name.
+struct MethodSpec {
+  std::string method;   // registry key
+  std::string tableau;  // "": none
+};
+/// Splits at ':'; UsageError naming `what` for an empty or ill-formed tableau name.
+MethodSpec parse_method_spec(const std::string& spec, const std::string& what = "method");
+/// The registry entry of a method spec (UsageError naming `what`: unknown method, a tableau
+/// name after a method that takes none).
+const MethodEntry& method_entry(const std::string& spec, const std::string& what = "method");
+/// The name results show for `spec` (tables, progress, failure messages, run log, /summary
+/// column `method`): the spec itself, except that a bare rkmk_user / classical_user with
+/// tableau.name set is "<method>:<tableau.name>", so that the tableau's name is never lost.
+std::string method_display_name(const std::string& spec, const Config& cfg);
+
+/// Creates the stepper for method spec `name`, reading its parameters (dexpinv terms, projection,
 /// theta, iteration tolerances, user tableau) from cfg. Checks that `model` provides what the
 /// method needs and throws a UsageError naming both otherwise.
 std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg, const Model& model);

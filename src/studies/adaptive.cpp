@@ -31,7 +31,7 @@ void validate(const StudyPlan& plan, par::Context& ctx) {
   ReferenceSolutions::check(plan, ctx);
   if (cfg.was_set("adaptive.compare_method") && !cfg.get_string("adaptive.compare_method").empty()) {
     const std::string m = cfg.get_string("adaptive.compare_method");
-    MethodRegistry::instance().get(m, "method (key 'adaptive.compare_method')");
+    method_entry(m, "method (key 'adaptive.compare_method')");
     for (std::size_t p = 0; p < plan.points(); ++p) {
       auto model = make_model(plan.point_configs[p], ctx);
       make_stepper(m, plan.point_configs[p], *model);
@@ -44,7 +44,8 @@ class Runs final : public KindRuns {
  public:
   explicit Runs(StudyJob& job) : refs_(job.plan, job.ctx, job.out, &job.ckpt) {
     const Config& cfg = job.plan.cfg;
-    compare_ = cfg.was_set("adaptive.compare_method") ? cfg.get_string("adaptive.compare_method") : "";
+    compare_ =
+        cfg.was_set("adaptive.compare_method") ? method_display_name(cfg.get_string("adaptive.compare_method"), cfg) : "";
     by_rhs_ = cfg.get_string("adaptive.compare_cost") == "rhs";
   }
   void prepare(std::size_t point) override { ref_ = &refs_.get(point); }
@@ -67,14 +68,15 @@ RunRecord Runs::run(RunContext& run) {
   Row row = run.base_row(&res);
   add_error_metrics(row, run.model, res, ref, run.ctx);
   add_step_size_metrics(row, res);
-  const auto& a = *res.adaptive;
-  if (!a.h.empty()) row.set("h_mean", (plan.t_final - plan.t0) / static_cast<double>(a.accepted));
+  if (res.ok() && res.adaptive && !res.adaptive->h.empty())
+    row.set("h_mean", (plan.t_final - plan.t0) / static_cast<double>(res.adaptive->accepted));
   add_invariant_metrics(row, res.series);
   const bool states = run.spec.sampling.states;
   if (!compare_.empty() && res.ok()) {
     auto cstep = make_stepper(compare_, run.cfg, run.model);
     cstep->bind(run.model, run.ctx);
     const int stages = std::max(1, cstep->info().stages);
+    const auto& a = *res.adaptive;
     const std::int64_t n =
         by_rhs_ ? std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(static_cast<double>(res.counters.rhs) /
                                                                                  stages)))
@@ -93,7 +95,15 @@ RunRecord Runs::run(RunContext& run) {
     row.set("compare_method", compare_);
     row.set("compare_steps", n);
     row.set("compare_rhs_evaluations", static_cast<std::int64_t>(c.counters.rhs));
-    row.set("compare_error", c.ok() ? solution_distance(run.model, c.y.data(), ref.y.data(), run.ctx) : NAN);
+    const double cerr =
+        c.ok() && ref.failure.empty() ? solution_distance(run.model, c.y.data(), ref.y.data(), run.ctx) : NAN;
+    row.set("compare_error", cerr);
+    // the comparison's error needs the reference as much as the run's (reference.hpp)
+    const std::string problem = c.ok() ? reference_problem(ref, cerr) : "";
+    const Value* st = row.find("status");
+    if (!problem.empty() && st && std::get<std::string>(*st) == "ok")
+      row.set("status", "failed: constant-step comparison run (" + compare_ + " steps=" + std::to_string(n) + "): " +
+                            problem);
     run.out.write_state(run.group, "compare_final_state", run.model, c.y.data(), plan.t_final);
   }
   // a file with a trajectory: H5MD /particles and /observables at the root (first such run)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -11,6 +12,22 @@ namespace lie::studies {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+std::string sci(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2e", x);
+  return b;
+}
+std::string fixed2(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", x);
+  return b;
+}
+std::string num(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", x);
+  return b;
+}
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -52,7 +69,8 @@ std::string OrderFitRule::describe() const {
   os << "least squares of log10(error) vs log10(h); errors <= max(" << floor_factor << " eps |y(T)|, "
      << reference_factor << " x reference error estimate) excluded; fit over the finest window of "
      << min_points << " points that is in line (|residual| <= " << max_residual << ", every segment rate within "
-     << rate_tolerance << " of the slope), grown towards coarser h while the next point stays in line";
+     << rate_tolerance << " of the slope), grown towards coarser h while the next point stays in line; no such "
+     << "window: no order";
   return os.str();
 }
 
@@ -94,7 +112,7 @@ OrderFit observed_order(const std::vector<double>& h, const std::vector<double>&
     }
     return true;
   };
-  const std::size_t m = std::min(idx.size(), std::max<std::size_t>(rule.min_points, 2));
+  const std::size_t m = std::max<std::size_t>(rule.min_points, 2);
   std::vector<std::size_t> best;
   LineFit f;
   for (std::size_t s0 = 0; s0 + m <= idx.size(); ++s0) {
@@ -113,20 +131,33 @@ OrderFit observed_order(const std::vector<double>& h, const std::vector<double>&
     f = fw;
     break;
   }
+  if (idx.size() < m) {
+    // Fewer candidates than a window: no order (a line through 2 points is always "in line").
+    out.order = out.h_min = out.h_max = out.max_residual = kNaN;
+    std::ostringstream why;
+    why << "no order: " << idx.size() << " of " << n << " points above the error floor " << sci(out.floor)
+        << (reference_error > 0.0 && rule.reference_factor * reference_error >= out.floor
+                ? " (" + num(rule.reference_factor) + " x the reference's estimated error)"
+                : " (" + num(rule.floor_factor) + " eps |y(T)|: round-off)")
+        << ", " << m << " needed (convergence.min_points)";
+    out.no_order = why.str();
+    return out;
+  }
   if (best.empty()) {
-    // No window is in line (noisy data): fall back to the finest m points above the floor.
-    best.assign(idx.begin(), idx.begin() + static_cast<long>(m));
-    f = fit_of(best);
+    // No window is in line: no order (a fit through points out of line is not an order).
+    out.order = out.h_min = out.h_max = out.max_residual = kNaN;
+    std::ostringstream why;
+    why << "no order: no " << m << " consecutive points above the error floor are in line (segment rates";
+    for (std::size_t k = idx.size() - 1; k > 0; --k)  // coarse to fine, as in the tables
+      why << (k + 1 == idx.size() ? " " : ", ")
+          << fixed2(std::log(error[idx[k]] / error[idx[k - 1]]) / std::log(h[idx[k]] / h[idx[k - 1]]));
+    why << "; in line = every rate within " << num(rule.rate_tolerance) << " of the slope and every |residual| <= "
+        << num(rule.max_residual) << ")";
+    out.no_order = why.str();
+    return out;
   }
   idx = std::move(best);
   out.points = idx.size();
-  if (idx.size() < 2) {
-    out.order = kNaN;
-    out.h_min = out.h_max = kNaN;
-    out.max_residual = kNaN;
-    for (std::size_t i : idx) out.used[i] = true;
-    return out;
-  }
   out.order = f.slope;
   out.max_residual = f.max_abs_residual;
   out.h_min = h[idx.front()];

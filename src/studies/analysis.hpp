@@ -17,34 +17,37 @@ struct LineFit {
 /// Ordinary least squares y ~ intercept + slope x (x centred for accuracy). n >= 2, else NaN slope.
 LineFit least_squares(const std::vector<double>& x, const std::vector<double>& y);
 
-/// Rule for the asymptotic range of a convergence series (documented in results/README.md):
+/// Rule for the asymptotic range of a convergence series (documented in results/README.md,
+/// "Observed order"; the same text as OrderFitRule::describe):
 ///  1. candidates: points with a finite error e > floor, where
 ///     floor = max(floor_factor * eps * scale, reference_factor * reference_error);
 ///     points at or below it are at the round-off floor (or below what the reference resolves);
-///  2. least squares of log10 e against log10 h over the candidates. An end of the range (the
-///     coarsest or the finest point) is out of line when its |residual| exceeds max_residual
-///     (log10 units) or the rate of its end segment, log(e_a/e_b)/log(h_a/h_b) between the two
-///     outermost points, differs from the fitted slope by more than rate_tolerance. While an end
-///     is out of line and more than min_points remain, drop the worse end (larger excess,
-///     measured relative to its threshold; the coarsest on ties) and refit: coarse points
-///     before the asymptotic regime and fine points near round-off leave this way;
-///  3. the slope of the final fit is the observed order; the h range used is stored.
+///  2. least squares of log10 e against log10 h over the asymptotic range, which lies at the
+///     fine end: the finest window of min_points consecutive candidates that is in line (every
+///     |residual| <= max_residual and every segment rate log(e_a/e_b)/log(h_a/h_b) within
+///     rate_tolerance of the slope) is grown towards coarser h while the next point keeps it in
+///     line; pre-asymptotic coarse points and fine points polluted just above the floor stay out;
+///  3. the slope of that fit is the observed order; the h range used is stored.
+/// When no window is in line, or fewer than min_points (at least 2) candidates remain, there is
+/// no order (NaN, no point used) and OrderFit::no_order says why: the fit never falls back to
+/// points that are out of line.
 struct OrderFitRule {
   double floor_factor = 1e3;      // x eps x scale
   double reference_factor = 10.0; // x the reference solution's own error estimate
   double max_residual = 0.1;      // log10 units (a factor 1.26)
-  double rate_tolerance = 0.1;    // |end-segment rate - fitted slope|
+  double rate_tolerance = 0.1;    // |segment rate - fitted slope|
   std::size_t min_points = 3;
   std::string describe() const;
 };
 
 struct OrderFit {
-  double order = 0.0;               // NaN if fewer than 2 usable points
+  double order = 0.0;               // NaN: no order (see no_order)
   double h_min = 0.0, h_max = 0.0;  // range of h used by the fit
   std::size_t points = 0;           // points used
   double floor = 0.0;               // error floor applied
   double max_residual = 0.0;        // of the final fit (log10 units)
   std::vector<bool> used;           // per input point
+  std::string no_order;             // "" when there is an order, else "no order: <why>"
 };
 
 /// h and error per point (any order); scale = size of the solution (for the floor).

@@ -132,6 +132,9 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
   };
 
   const auto start = clock::now();
+  // The adaptive driver's state lives outside the try block: a run that fails (step size
+  // underflow, max_steps) keeps its accepted and rejected steps and step-size history.
+  std::optional<AdaptiveState> adaptive_state;
   try {
     if (!integ.adaptive) {
       const std::uint64_t steps = static_cast<std::uint64_t>(integ.steps);
@@ -211,7 +214,8 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
         if (log_every && st.record.accepted % log_every == 0) log_accepted(st, y);
         if (hooks.safe_point) safe_point(st, y);
       };
-      AdaptiveState state = resume && resume->adaptive ? *resume->adaptive : start_adaptive(integ.options);
+      adaptive_state = resume && resume->adaptive ? *resume->adaptive : start_adaptive(integ.options);
+      AdaptiveState& state = *adaptive_state;
       if (!resume) observer(state.t, res.y.data(), 0);
       continue_adaptive(stepper, ctx, res.y.data(), integ.options, observer, n, state,
                         hooks.safe_point || log_every ? on_trial : SafePoint{}, resume && resume->cache_valid);
@@ -220,6 +224,7 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
     }
   } catch (const NumericalError& e) {
     res.status = std::string("failed: ") + e.what();
+    if (adaptive_state && !res.adaptive) res.adaptive = std::move(adaptive_state->record);
   }
   res.wall = seconds_since(start);
   res.counters = stepper.counters();

@@ -377,8 +377,15 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   // ---- methods
   plan.methods = cfg.get_list("methods");
   if (plan.methods.empty()) throw UsageError("key 'methods' is empty; name at least one method (`liebench list methods`)");
+  // A user tableau's name is part of the method's name (rkmk_user:rkmk38), unless tableau.name
+  // is itself a grid axis (then the axis names it).
+  bool name_on_grid = false;
+  for (const auto& a : zip_axes) name_on_grid = name_on_grid || a.key == "tableau.name";
+  if (cfg.was_set("grid"))
+    for (const auto& a : parse_grid(cfg.get_string("grid"))) name_on_grid = name_on_grid || a.key == "tableau.name";
   for (std::size_t i = 0; i < plan.methods.size(); ++i) {
-    MethodRegistry::instance().get(plan.methods[i], "method (key 'methods')");
+    method_entry(plan.methods[i], "method (key 'methods')");
+    if (!name_on_grid) plan.methods[i] = method_display_name(plan.methods[i], cfg);
     for (std::size_t j = 0; j < i; ++j)
       if (plan.methods[j] == plan.methods[i]) throw UsageError("key 'methods' lists '" + plan.methods[i] + "' twice");
   }

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "io/table.hpp"
 #include "methods/stepper.hpp"
 #include "studies/interrupt.hpp"
+#include "studies/tables.hpp"
 
 namespace lie::studies {
 
@@ -48,7 +51,7 @@ void ReferenceSolutions::check(const StudyPlan& plan, par::Context& ctx) {
                      "solution: set reference.method (e.g. rkmk5 with reference.steps = 8192, or rkmk54 with "
                      "reference.tol = 1e-12)");
   const std::string m = cfg.get_string("reference.method");
-  const MethodEntry& e = MethodRegistry::instance().get(m, "method (key 'reference.method')");
+  const MethodEntry& e = method_entry(m, "method (key 'reference.method')");
   const bool by_tol = cfg.was_set("reference.tol");
   if (by_tol && explicit_reference_steps(cfg) > 0)
     throw UsageError("keys 'reference.steps' and 'reference.tol' are both set; give one (reference.steps = 0 "
@@ -81,11 +84,13 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
   std::int64_t steps = 0;
   double tol = 0.0;
   std::vector<double> coarse;
+  double diff = NAN;        // |y_fine - y_coarse| of the two reference runs
+  std::string rough_text;   // the coarse run, e.g. "rkmk5 steps=2048"
   if (!use_reference_run(plan_, point)) {
     model->exact_solution(span, ref.y.data());
     ref.description = "exact";
   } else {
-    method = plan_.cfg.get_string("reference.method");
+    method = method_display_name(plan_.cfg.get_string("reference.method"), cfg);
     auto stepper = make_stepper(method, cfg, *model);
     stepper->bind(*model, ctx_);
     RunHooks hooks;
@@ -110,24 +115,48 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
       return ckpt_->execute(std::string(label) + "/" + which, point, *model, *stepper, integ, Sampling{.log = false}, hooks,
                             [this](double f) { out_.progress().update(f); });
     };
+    // A reference run that fails fails the runs measured against it (add_error_metrics), not
+    // the program: the study writes its file and exits 3 like any failed run.
+    const std::string fix = "; change the reference (reference.method, reference.steps, reference.tol)";
     const RunResult r = run(fine, "fine");
-    if (!r.ok())
-      throw NumericalError("reference solution (" + ref.description + ") " + r.status +
-                           "; tighten or change the reference settings");
     ref.y = r.y;
-    const RunResult c = run(rough, "coarse");
-    coarse = c.y;
-    const double diff = c.ok() ? solution_distance(*model, ref.y.data(), coarse.data(), ctx_) : INFINITY;
+    auto why = [](const std::string& status) {
+      return status == "nonfinite" ? status + " (the state at T is not finite: the solution blew up)" : status;
+    };
+    rough_text = method + " " + (by_tol ? "tol=" + io::fmt_general(10.0 * tol) : "steps=" + std::to_string(rough.steps));
+    if (!r.ok()) {
+      ref.failure = "the reference run (" + ref.description + ") " + why(r.status) + fix;
+    } else {
+      const RunResult c = run(rough, "coarse");
+      coarse = c.y;
+      if (c.ok())
+        diff = solution_distance(*model, ref.y.data(), coarse.data(), ctx_);
+      else
+        ref.failure = "the run that estimates the reference's error (" + rough_text + ") " + why(c.status) + fix;
+    }
     if (by_tol) {
       ref.error_estimate = diff;  // |y(tol) - y(10 tol)|: an upper bound, no order argument
     } else {
       // Richardson: with error ~ C h^p, |y_n - y_m| = (r^p - 1) err_n for r = n/m
-      const double r = static_cast<double>(steps) / static_cast<double>(std::max<std::int64_t>(1, steps / 2));
+      const double ratio = static_cast<double>(steps) / static_cast<double>(std::max<std::int64_t>(1, steps / 2));
       const int p = std::max(1, stepper->info().order);
-      ref.error_estimate = diff / (std::pow(r, p) - 1.0);
+      ref.error_estimate = diff / (std::pow(ratio, p) - 1.0);
     }
   }
   ref.scale = solution_norm(*model, ref.y.data(), ctx_);
+  // Two reference runs that differ by as much as the solution itself have no digit in common:
+  // no error estimate (Richardson's assumes the asymptotic range) can be trusted.
+  if (ref.failure.empty() && use_reference_run(plan_, point) && !(diff < ref.scale))
+    ref.failure = "the reference has not converged: its runs " + ref.description + " and " + rough_text +
+                  " differ by " + io::fmt_sci(diff, 2) + ", as much as |y(T)| = " + io::fmt_sci(ref.scale, 2) +
+                  " (no correct digit); change the reference (reference.method, reference.steps, reference.tol) or "
+                  "shorten t_final";
+  {
+    const auto pairs = cfg.resolved_pairs();
+    const OrderFitRule rule = fit_rule({pairs.begin(), pairs.end()});
+    ref.reference_factor = rule.reference_factor;
+    ref.floor_factor = rule.floor_factor;
+  }
 
   // store it
   char name[32];
@@ -139,6 +168,7 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
   h5::attr(g, "params", params);
   h5::attr(g, "description", ref.description);
   h5::attr(g, "error_estimate", ref.error_estimate);
+  h5::attr(g, "status", ref.failure.empty() ? std::string("ok") : "failed: " + ref.failure);
   h5::attr(g, "scale", ref.scale);
   h5::attr(g, "error_estimate_rule",
            ref.description == "exact" ? std::string("exact solution (Model::exact_solution)")
@@ -148,12 +178,31 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
   return cache_.emplace(point, std::move(ref)).first->second;
 }
 
+std::string reference_problem(const Reference& ref, double error) {
+  if (!ref.failure.empty()) return "reference failed: " + ref.failure;
+  // Resolved: the error is well above the reference's own (reference_factor x its estimate),
+  // or at the round-off floor, where no reference does better.
+  const double roundoff = ref.floor_factor * std::numeric_limits<double>::epsilon() * ref.scale;
+  const double resolved = ref.reference_factor * ref.error_estimate;
+  if (!(error <= resolved) || error <= roundoff) return "";
+  return "the reference does not resolve this run's error: error at T " + io::fmt_sci(error, 2) + " is not above " +
+         io::fmt_general(ref.reference_factor) + " x the reference's estimated error " +
+         io::fmt_sci(ref.error_estimate, 2) + " (" + ref.description +
+         "); tighten the reference (more reference.steps, a smaller reference.tol or a higher-order "
+         "reference.method)";
+}
+
 void add_error_metrics(Row& row, const Model& model, const RunResult& res, const Reference& ref,
                        const par::Context& ctx) {
-  row.set("error", res.ok() ? solution_distance(model, res.y.data(), ref.y.data(), ctx) : NAN);
+  const double error =
+      res.ok() && ref.failure.empty() ? solution_distance(model, res.y.data(), ref.y.data(), ctx) : NAN;
+  row.set("error", error);
   row.set("error_scale", ref.scale);
   row.set("reference_error", ref.error_estimate);
   row.set("reference", ref.description);
+  if (!res.ok()) return;  // the run's own failure comes first
+  const std::string problem = reference_problem(ref, error);
+  if (!problem.empty()) row.set("status", "failed: " + problem);
 }
 
 }  // namespace lie::studies

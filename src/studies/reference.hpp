@@ -6,7 +6,11 @@
 //   reference.method = rkmk54, reference.tol = 1e-12     (adaptive; an embedded pair)
 // The reference's own error is estimated by a second run: with half the steps, Richardson's
 // |y_n - y_{n/2}| / (2^p - 1) (p = the reference method's order); with 10x the tolerance,
-// |y(tol) - y(10 tol)| (an upper bound). Convergence fits ignore errors below 10x this.
+// |y(tol) - y(10 tol)| (an upper bound). A reference must be well below the errors it
+// measures: a run whose error at T is at most convergence.reference_factor (10) x this estimate,
+// and above the round-off floor convergence.floor_factor (1000) x eps x |y(T)|, is marked failed
+// ("the reference does not resolve ..."), and so is every run of a grid point whose reference
+// run fails ("reference failed: ..."): the study writes its file and exits 3.
 // Reference solutions are stored under /references/point_NNNNN.
 #include <map>
 #include <string>
@@ -24,7 +28,13 @@ struct Reference {
   double error_estimate = 0.0;   // 0 for an exact solution
   double scale = 0.0;            // |y(T)|
   std::string description;       // "exact" | "rkmk5 steps=4096" | "rkmk54 tol=1e-12"
+  std::string failure;           // "" | why the reference run (or its error estimate run) failed
+  double reference_factor = 10.0, floor_factor = 1e3;  // convergence.* keys (see above)
 };
+
+/// Why `error` (a run's error at T against `ref`) is not a result, or "" when it is: the
+/// reference failed, or it does not resolve the error (see above).
+std::string reference_problem(const Reference& ref, double error);
 
 class ReferenceSolutions {
  public:
@@ -48,7 +58,8 @@ class ReferenceSolutions {
 };
 
 /// Global error of a run against the reference, as metric cells: "error" (|y(T) - y_ref| by
-/// solution_distance, NaN for a failed run), "error_scale", "reference_error", "reference".
+/// solution_distance, NaN for a failed run or reference), "error_scale", "reference_error",
+/// "reference"; a run whose error reference_problem() rejects gets status "failed: <why>".
 void add_error_metrics(Row& row, const Model& model, const RunResult& res, const Reference& ref,
                        const par::Context& ctx);
 

@@ -99,7 +99,7 @@ class Runs final : public KindRuns {
   // interface beyond Model (it casts the model it is bound to).
   std::unique_ptr<Model> instrument(Model& model, const RunSpec& run) override {
     timed_ = nullptr;
-    if (!MethodRegistry::instance().get(run.method, "method").info.needs.empty()) return nullptr;
+    if (!method_entry(run.method, "method").info.needs.empty()) return nullptr;
     auto timed = std::make_unique<TimedModel>(model);
     timed_ = timed.get();
     return timed;

@@ -24,8 +24,9 @@ const bool kKeys = declare_options({
     {"convergence.floor_factor", OptionType::PositiveReal, "1000",
      "observed order: ignore errors below floor_factor x eps x |y(T)| (round-off floor)", {}, "convergence"},
     {"convergence.reference_factor", OptionType::PositiveReal, "10",
-     "observed order: ignore errors below reference_factor x the reference solution's error estimate", {},
-     "convergence"},
+     "a run whose error at T is at most reference_factor x the reference solution's error estimate (and above "
+     "the round-off floor) fails: the reference does not resolve it (convergence, adaptive); the observed order "
+     "ignores such errors", {}, "convergence"},
     {"convergence.min_points", OptionType::PositiveInt, "3", "observed order: size of the finest window the fitted range grows from", {},
      "convergence"},
 });
@@ -122,6 +123,18 @@ std::string range_text(double a, double b) {
 }
 
 // ------------------------------------------------------------------ convergence
+/// The observed-order cell: the slope, or "no order" (the reason is a note, add_no_order_notes).
+std::string order_text(const OrderFit& fit, int decimals) {
+  return fit.no_order.empty() ? io::fmt_fixed(fit.order, decimals) : "no order";
+}
+
+/// One note per series without an order: "<method> (<group>): no order: <why>".
+void add_no_order_notes(const std::vector<ConvergenceSeries>& series, io::Table& t) {
+  for (const auto& se : series)
+    if (!se.fit.no_order.empty())
+      t.notes.push_back(se.method + (se.group.empty() ? "" : " (" + se.group + ")") + ": " + se.fit.no_order);
+}
+
 std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat format) {
   const Summary& s = f.summary;
   if (!s.has("error") || !s.has("h")) throw UsageError("the file has no global errors per step size (table convergence)");
@@ -135,18 +148,19 @@ std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat fo
                 "fit_h_min", "fit_h_max", "fit_points"};
     t.numeric = {false, false, true, true, true, true, true, true, true, true, true, true};
     t.notes.push_back("observed order: " + rule.describe());
+    add_no_order_notes(series, t);
     for (const auto& se : series)
       for (std::size_t k = 0; k < se.rows.size(); ++k) {
         const double rate = k == 0 ? kNaN : std::log(se.error[k - 1] / se.error[k]) / std::log(se.h[k - 1] / se.h[k]);
         t.rows.push_back({se.group, se.method, std::to_string(se.nominal_order), int_text(s, "steps", se.rows[k]),
                           io::fmt_sci(se.h[k], 6), io::fmt_sci(se.error[k], 6), k == 0 ? "" : io::fmt_fixed(rate, 3),
-                          se.fit.used[k] ? "1" : "0", io::fmt_fixed(se.fit.order, 3), io::fmt_sci(se.fit.h_min, 6),
+                          se.fit.used[k] ? "1" : "0", order_text(se.fit, 3), io::fmt_sci(se.fit.h_min, 6),
                           io::fmt_sci(se.fit.h_max, 6), std::to_string(se.fit.points)});
       }
     for (const auto& se : series)
       for (std::size_t r : se.failed_rows)
         t.rows.push_back({se.group, se.method, std::to_string(se.nominal_order), int_text(s, "steps", r),
-                          io::fmt_sci(real_at(s, "h", r), 6), kFailed, kFailed, "0", io::fmt_fixed(se.fit.order, 3),
+                          io::fmt_sci(real_at(s, "h", r), 6), kFailed, kFailed, "0", order_text(se.fit, 3),
                           io::fmt_sci(se.fit.h_min, 6), io::fmt_sci(se.fit.h_max, 6), std::to_string(se.fit.points)});
     add_failures(f, t);
     out.push_back(std::move(t));
@@ -219,11 +233,16 @@ std::vector<io::Table> convergence_tables(const StudyFile& f, io::TableFormat fo
     o.title = "Observed order" + (g.empty() ? std::string() : " (" + g + ")");
     o.header = {"method", "nominal order", "observed order", "difference", "h range of the fit", "points"};
     o.numeric = {false, true, true, true, false, true};
-    for (const auto* se : ss)
-      o.rows.push_back({se->method, std::to_string(se->nominal_order), io::fmt_fixed(se->fit.order, 2),
-                        io::fmt_fixed(se->fit.order - static_cast<double>(se->nominal_order), 2),
+    std::vector<ConvergenceSeries> without;
+    for (const auto* se : ss) {
+      const bool none = !se->fit.no_order.empty();
+      o.rows.push_back({se->method, std::to_string(se->nominal_order), order_text(se->fit, 2),
+                        none ? "-" : io::fmt_fixed(se->fit.order - static_cast<double>(se->nominal_order), 2),
                         range_text(se->fit.h_min, se->fit.h_max), std::to_string(se->fit.points)});
+      if (none) without.push_back(*se);
+    }
     o.notes.push_back("observed order: " + rule.describe());
+    add_no_order_notes(without, o);
     out.push_back(std::move(o));
   }
   if (!out.empty()) add_failures(f, out.back());
@@ -384,7 +403,8 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
 // ------------------------------------------------------------------ adaptive
 std::vector<io::Table> adaptive_tables(const StudyFile& f, io::TableFormat format) {
   const Summary& s = f.summary;
-  if (!s.has("tol") || !s.has("accepted")) throw UsageError("the file has no adaptive runs (table adaptive)");
+  // "tol" alone: a study whose every run failed before its first accepted step still has a table
+  if (!s.has("tol")) throw UsageError("the file has no adaptive runs (table adaptive)");
   const auto groups = group_columns(f);
   const bool cmp = s.has("compare_error");
   const int digits = format == io::TableFormat::Csv ? 6 : 2;
@@ -568,6 +588,10 @@ std::vector<ConvergenceSeries> convergence_series(const Summary& s, const std::v
       if (std::isfinite(re)) se.reference_error = std::max(se.reference_error, re);
     }
     se.fit = observed_order(se.h, se.error, se.scale, se.reference_error, rule);
+    // why there is no order, with the failed runs the fit never sees
+    if (se.rows.empty()) se.fit.no_order = "no order: every run failed";
+    else if (!se.fit.no_order.empty() && !se.failed_rows.empty())
+      se.fit.no_order += "; " + std::to_string(se.failed_rows.size()) + " failed run(s) left out";
   }
   return out;
 }
@@ -581,6 +605,7 @@ void write_convergence_analysis(const h5::File& f, const Summary& s, const std::
   std::vector<std::string> group, method;
   std::vector<std::int64_t> nominal, points;
   std::vector<double> order, hmin, hmax, floor, resid;
+  std::vector<std::string> note;
   std::vector<std::int64_t> in_fit(s.rows(), 0);
   for (const auto& se : series) {
     group.push_back(se.group);
@@ -592,6 +617,7 @@ void write_convergence_analysis(const h5::File& f, const Summary& s, const std::
     hmax.push_back(se.fit.h_max);
     floor.push_back(se.fit.floor);
     resid.push_back(se.fit.max_residual);
+    note.push_back(se.fit.no_order);
     for (std::size_t k = 0; k < se.rows.size(); ++k) in_fit[se.rows[k]] = se.fit.used[k] ? 1 : 0;
   }
   h5::write_vector(f, g, "group", group);
@@ -608,6 +634,8 @@ void write_convergence_analysis(const h5::File& f, const Summary& s, const std::
   d = h5::write_vector(f, g, "error_floor", floor);
   h5::attr(d, "description", "errors at or below this were excluded (round-off / reference accuracy)");
   h5::write_vector(f, g, "fit_max_residual", resid);
+  d = h5::write_vector(f, g, "no_order", note);
+  h5::attr(d, "description", "why a series has no observed order (NaN): \"no order: ...\"; \"\" when it has one");
   d = h5::write_vector(f, g, "in_fit", in_fit);
   h5::attr(d, "description", "per /summary row: 1 if the run was used by its series' fit");
 }

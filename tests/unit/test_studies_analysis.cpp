@@ -79,20 +79,50 @@ TEST(StudiesAnalysis, ObservedOrderDropsPreasymptoticAndRoundOffPoints) {
 
 TEST(StudiesAnalysis, ObservedOrderFloorAndReferenceAccuracy) {
   std::vector<double> h = {0.1, 0.05, 0.025, 0.0125}, e = {1e-6, 6.25e-8, 1e-14, 1e-15};
-  // floor = 1e3 eps x scale 10 = 2.2e-12: the last two are excluded, two points remain
+  // floor = 1e3 eps x scale 10 = 2.2e-12: the last two are excluded, two points remain, fewer
+  // than the window of min_points = 3 the rule asks for: no order, and the reason says so
   OrderFit f = observed_order(h, e, 10.0, 0.0, OrderFitRule{});
+  EXPECT_TRUE(std::isnan(f.order));
+  EXPECT_EQ(f.points, 0u);
+  EXPECT_NE(f.no_order.find("no order: 2 of 4 points above the error floor"), std::string::npos) << f.no_order;
+  EXPECT_NE(f.no_order.find("round-off"), std::string::npos) << f.no_order;
+  // with min_points = 2 they are the fit
+  OrderFitRule two;
+  two.min_points = 2;
+  f = observed_order(h, e, 10.0, 0.0, two);
   EXPECT_EQ(f.points, 2u);
   EXPECT_NEAR(f.order, 4.0, 1e-12);
   EXPECT_GT(f.floor, 2e-12);
-  // a reference error estimate of 1e-8 leaves one point: no order
-  f = observed_order(h, e, 10.0, 1e-8, OrderFitRule{});
-  EXPECT_EQ(f.points, 1u);
+  EXPECT_TRUE(f.no_order.empty());
+  // a reference error estimate of 1e-8 leaves one point: no order, because of the reference
+  f = observed_order(h, e, 10.0, 1e-8, two);
+  EXPECT_EQ(f.points, 0u);
   EXPECT_TRUE(std::isnan(f.order));
+  EXPECT_NE(f.no_order.find("10 x the reference's estimated error"), std::string::npos) << f.no_order;
   // non-finite errors never enter the fit
   e = {NAN, 1e-4, 1e-5, 1e-6};
   f = observed_order({0.4, 0.2, 0.1, 0.05}, e, 1.0, 0.0, OrderFitRule{});
   EXPECT_FALSE(f.used[0]);
   EXPECT_NEAR(f.order, std::log2(10.0), 1e-12);
+}
+
+// Issue 29 item 5: points whose segment rates are 11.57 and -0.47 (rkmk4 at 1, 512 and 1024
+// steps to T = 10 against a useless reference) are in no window: no order, not 10.84.
+TEST(StudiesAnalysis, ObservedOrderWithoutAWindowInLineIsNoOrder) {
+  const std::vector<double> h = {10.0, 10.0 / 512, 10.0 / 1024}, e = {1.047e33, 4.717e1, 6.536e1};
+  const OrderFit f = observed_order(h, e, 38.5, 4.07, OrderFitRule{});
+  EXPECT_TRUE(std::isnan(f.order)) << f.order;
+  EXPECT_EQ(f.points, 0u);
+  for (bool u : f.used) EXPECT_FALSE(u);
+  EXPECT_TRUE(std::isnan(f.h_min) && std::isnan(f.h_max));
+  EXPECT_NE(f.no_order.find("no order: no 3 consecutive points"), std::string::npos) << f.no_order;
+  EXPECT_NE(f.no_order.find("11.57, -0.47"), std::string::npos) << f.no_order;
+  // one point more in line at the fine end gives a window again (and its order)
+  const OrderFit g = observed_order({0.4, 0.2, 0.1, 0.05}, {1e3, 1.6e-3, 1e-4, 6.25e-6}, 1.0, 0.0, OrderFitRule{});
+  EXPECT_NEAR(g.order, 4.0, 1e-12);
+  EXPECT_EQ(g.points, 3u);
+  EXPECT_FALSE(g.used[0]);
+  EXPECT_TRUE(g.no_order.empty());
 }
 
 TEST(StudiesAnalysis, DriftIsTheSlopeOfALinearFit) {
