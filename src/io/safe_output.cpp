@@ -134,6 +134,29 @@ std::string directory_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
+std::string unreplaceable(const std::string& path, const std::string& what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return "";
+  const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a regular file";
+  struct stat lst {};
+  const bool link = ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+  return what + " '" + path + "' exists and is " + (link ? "a link to " : "") + kind +
+         ", not a regular file; it is never replaced, not even with --force";
+}
+
+void check_replaceable(const std::string& path, const std::string& what, const std::string& fix, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string problem = rank == 0 ? unreplaceable(path, what) : std::string();
+  problem = par::broadcast_string(problem, 0, comm);
+  if (!problem.empty()) throw UsageError(problem + "; " + fix);
+}
+
 void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -153,6 +176,8 @@ void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm)
     } else if (::stat(final_path.c_str(), &st) == 0) {
       if (S_ISDIR(st.st_mode))
         problem = "output path '" + final_path + "' is a directory; give a file name inside it";
+      else if (const std::string why = unreplaceable(final_path, "output path"); !why.empty())
+        problem = why + "; choose another --output";
       else if (!force)
         problem = "output file '" + final_path + "' exists; pass --force to replace it (it is kept intact until the "
                   "new file is complete) or choose another --output";
@@ -240,9 +265,8 @@ void write_text_file(const std::string& path, const std::string& text, bool forc
       if (::stat(in.c_str(), &si) == 0 && si.st_dev == st.st_dev && si.st_ino == st.st_ino)
         throw UsageError("output file '" + path + "' is the input file '" + in + "'; choose another --output");
     }
-    if (!S_ISREG(st.st_mode))
-      throw UsageError("output path '" + path + "' exists and is not a regular file (a directory, device, FIFO or "
-                       "socket); it is never replaced, not even with --force; choose another --output");
+    if (const std::string why = unreplaceable(path, "output path"); !why.empty())
+      throw UsageError(why + "; choose another --output");
     if (!force)
       throw UsageError("output file '" + path + "' exists; pass --force to replace it or choose another --output");
   }

@@ -15,7 +15,7 @@ namespace lie::io {
 class SafeOutput {
  public:
   /// Checks, before anything is created, that `final_path` can be written: its directory
-  /// exists and is writable, it is not a directory, and it does not exist unless `force`.
+  /// exists and is writable, it does not exist unless `force`, and never is unreplaceable().
   /// Throws UsageError naming the path and the fix. Collective over `comm` (rank 0 checks).
   static void check(const std::string& final_path, bool force, MPI_Comm comm);
 
@@ -49,11 +49,19 @@ class SafeOutput {
   int rank_ = 0;
 };
 
+/// Why `path` must never be replaced, even with --force: it exists and is not a regular file
+/// after following links (a directory, character or block device, FIFO or socket; renaming a
+/// file over /dev/null, say, would replace the device). Empty if it does not exist or is a
+/// regular file. The one rule for every file liebench replaces by rename: results, reports,
+/// run logs, checkpoints. `what` names the file in the message ("output file", "run log").
+std::string unreplaceable(const std::string& path, const std::string& what);
+/// Collective over `comm` (rank 0 checks): throws UsageError(unreplaceable(path, what) + fix).
+void check_replaceable(const std::string& path, const std::string& what, const std::string& fix, MPI_Comm comm);
+
 /// Writes a small text file (reports) the same way, by one process: refuses (UsageError) an
 /// existing `path` without `force`, any path that is one of `inputs` (same file, even through
-/// another name), and, even with `force`, anything but a regular file (devices, FIFOs,
-/// directories, sockets); writes `<path>.tmp.<pid>`, then renames it. IoError on write errors
-/// (no temporary file left).
+/// another name), and, even with `force`, anything unreplaceable(); writes `<path>.tmp.<pid>`,
+/// then renames it. IoError on write errors (no temporary file left).
 void write_text_file(const std::string& path, const std::string& text, bool force,
                      const std::vector<std::string>& inputs);
 

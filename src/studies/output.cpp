@@ -114,6 +114,15 @@ std::string observable_description(const std::string& name) {
   return "";
 }
 
+// Before anything is created: the result file (io::SafeOutput::check) and the run log next to
+// it (RunLog, cli) are both replaced by rename, so neither may be a device, FIFO, ... (issue 29).
+const std::string& checked_output(const RunRequest& req, par::Context& ctx) {
+  io::SafeOutput::check(req.output, req.force, ctx.comm());
+  if (const RunLog* log = RunLog::active())
+    io::check_replaceable(log->path(), "run log", "remove it or choose another --output", ctx.comm());
+  return req.output;
+}
+
 }  // namespace
 
 double run_work(const RunSpec& run) {
@@ -180,8 +189,7 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
 }
 
 StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequest& req, const Config& cfg)
-    : plan_(plan), ctx_(ctx), safe_((io::SafeOutput::check(req.output, req.force, ctx.comm()), req.output), req.force,
-                                     ctx.comm()) {
+    : plan_(plan), ctx_(ctx), safe_(checked_output(req, ctx), req.force, ctx.comm()) {
   start_ = now_seconds();
   units_ = io::Units::from_config(cfg);
   failures_expected_ = cfg.get_choice("failures", {"error", "expected"}) == "expected";
