@@ -196,6 +196,7 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
   std::string command_line = cfg.command_line();
   prov_ = io::collect_provenance(ctx_, command_line);
   file_ = h5::File::create(safe_.temp_path(), ctx_.comm());
+  safe_.arm();  // a stop signal now removes the temporary file at once
   write_header(file_, plan_, cfg, key_env_or(cfg, "author", "LIEBENCH_AUTHOR", prov_.user, ctx_),
                key_env_or(cfg, "author_email", "LIEBENCH_AUTHOR_EMAIL", "", ctx_));
   double total = 0.0;
@@ -370,6 +371,12 @@ void StudyOutput::finish(const std::function<void(const h5::File&, const Summary
   }
   h5::attr(file_.id(), "runs_in_file", static_cast<std::int64_t>(rows_.size()));
   stop_check();
+  // From here on the study completes (a later signal no longer removes the temporary file); a
+  // signal since the check has removed it: stop as the check does.
+  if (const int sig = safe_.disarm()) {
+    stop_check();
+    throw Interrupted(sig);
+  }
   file_.close();
   safe_.commit();
   if (ctx_.is_root())
