@@ -318,7 +318,7 @@ int cmd_run(int argc, char** argv) {
   } catch (const studies::Checkpointed& e) {
     log.close(std::string("checkpointed, not finished: ") + e.what(), exit_status::checkpointed);
     throw;
-  } catch (const studies::Interrupted& e) {
+  } catch (const Stopped& e) {
     log.close(std::string("interrupted, no result written: ") + e.what(), 128 + e.signal());
     throw;
   } catch (const std::exception& e) {
@@ -472,7 +472,7 @@ int lie::liebench_main(int argc_in, char** argv_in) {
     // A signal stopped a study after its checkpoint was written (every rank together).
     if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
     status = exit_status::checkpointed;
-  } catch (const studies::Interrupted& e) {
+  } catch (const Stopped& e) {
     // A signal stopped a study: every rank got here together; 128 + signal as a shell would.
     if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
     status = 128 + e.signal();

@@ -162,6 +162,7 @@ void merge_study_files(const std::vector<std::string>& inputs, const std::string
   io::SafeOutput safe(output, force, MPI_COMM_SELF);
   {
     h5::File out = h5::File::create_serial(safe.temp_path());
+    safe.arm();
     const hid_t src = p0.file.id(), dst = out.id();
     h5::attr(dst, "liebench_format", kFormat);
     for (const char* a : {"study", "title", "layout_documentation"})

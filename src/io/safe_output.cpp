@@ -8,7 +8,9 @@
 #include <dirent.h>
 #include <signal.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <iostream>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/stop.hpp"
 #include "parallel/context.hpp"
 
 namespace lie::io {
@@ -64,7 +67,55 @@ bool parse_owner(const std::string& s, std::string& host, long& pid) {
   return true;
 }
 
+// settle_on_signal's table: fixed storage and lock-free states, since the signal handler may
+// run on any thread, also while another thread registers or withdraws.
+constexpr int kSlots = 8;
+constexpr std::size_t kPathMax = 4096;
+enum : int { kFree = 0, kFilling, kArmed, kSettling, kSettled };
+struct Slot {
+  std::atomic<int> state{kFree};
+  char from[kPathMax];
+  char to[kPathMax];  // empty: remove `from`
+};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
+Slot g_slots[kSlots];
+
 }  // namespace
+
+void settle_temporaries() noexcept {
+  for (Slot& s : g_slots) {
+    int armed = kArmed;
+    if (!s.state.compare_exchange_strong(armed, kSettling)) continue;
+    if (s.to[0]) ::rename(s.from, s.to);
+    else ::unlink(s.from);
+    s.state.store(kSettled);
+  }
+}
+
+int settle_on_signal(const std::string& from, const std::string& to) {
+  if (from.empty() || from.size() >= kPathMax || to.size() >= kPathMax) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    int free = kFree;
+    if (!g_slots[i].state.compare_exchange_strong(free, kFilling)) continue;
+    std::memcpy(g_slots[i].from, from.c_str(), from.size() + 1);
+    std::memcpy(g_slots[i].to, to.c_str(), to.size() + 1);
+    g_slots[i].state.store(kArmed);
+    return i;
+  }
+  return -1;
+}
+
+bool withdraw_settle(int slot) noexcept {
+  if (slot < 0 || slot >= kSlots) return false;
+  Slot& s = g_slots[slot];
+  int armed = kArmed;
+  if (s.state.compare_exchange_strong(armed, kFree)) return false;
+  // A handler on another thread may be at it (on this thread it has finished before we resume).
+  while (s.state.load() == kSettling) continue;
+  const bool settled = s.state.load() == kSettled;
+  s.state.store(kFree);
+  return settled;
+}
 
 std::string host_tag() {
   char buf[256] = {0};
@@ -134,6 +185,29 @@ std::string directory_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
+std::string unreplaceable(const std::string& path, const std::string& what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return "";
+  const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a regular file";
+  struct stat lst {};
+  const bool link = ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+  return what + " '" + path + "' exists and is " + (link ? "a link to " : "") + kind +
+         ", not a regular file; it is never replaced, not even with --force";
+}
+
+void check_replaceable(const std::string& path, const std::string& what, const std::string& fix, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string problem = rank == 0 ? unreplaceable(path, what) : std::string();
+  problem = par::broadcast_string(problem, 0, comm);
+  if (!problem.empty()) throw UsageError(problem + "; " + fix);
+}
+
 void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -153,6 +227,8 @@ void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm)
     } else if (::stat(final_path.c_str(), &st) == 0) {
       if (S_ISDIR(st.st_mode))
         problem = "output path '" + final_path + "' is a directory; give a file name inside it";
+      else if (const std::string why = unreplaceable(final_path, "output path"); !why.empty())
+        problem = why + "; choose another --output";
       else if (!force)
         problem = "output file '" + final_path + "' exists; pass --force to replace it (it is kept intact until the "
                   "new file is complete) or choose another --output";
@@ -174,7 +250,28 @@ SafeOutput::SafeOutput(std::string final_path, bool force, MPI_Comm comm)
 }
 
 SafeOutput::~SafeOutput() {
+  if (slot_ >= 0) withdraw_settle(slot_);
   if (!committed_) discard();
+}
+
+void SafeOutput::arm() {
+  struct stat st {};
+  if (::stat(temp_.c_str(), &st) == 0) {
+    known_ = true;
+    dev_ = st.st_dev;
+    ino_ = st.st_ino;
+  }
+  if (rank_ == 0 && slot_ < 0 && !committed_) slot_ = settle_on_signal(temp_, "");
+}
+
+int SafeOutput::disarm() {
+  int sig = 0;
+  if (rank_ == 0 && slot_ >= 0) {
+    if (withdraw_settle(slot_)) sig = stop_signal() ? stop_signal() : SIGTERM;
+    slot_ = -1;
+  }
+  MPI_Bcast(&sig, 1, MPI_INT, 0, comm_);
+  return sig;
 }
 
 void SafeOutput::discard() noexcept {
@@ -183,8 +280,15 @@ void SafeOutput::discard() noexcept {
 
 void SafeOutput::detach() noexcept {
 #ifdef __linux__
+  // By the identity recorded in arm(): a stop signal may have removed the name already.
   struct stat target {};
-  if (committed_ || ::stat(temp_.c_str(), &target) != 0) return;
+  if (committed_) return;
+  if (known_) {
+    target.st_dev = static_cast<dev_t>(dev_);
+    target.st_ino = static_cast<ino_t>(ino_);
+  } else if (::stat(temp_.c_str(), &target) != 0) {
+    return;
+  }
   DIR* d = ::opendir("/proc/self/fd");
   if (!d) return;
   int memfd = -1;
@@ -202,6 +306,10 @@ void SafeOutput::detach() noexcept {
 }
 
 void SafeOutput::commit() {
+  if (const int sig = disarm())  // a stop signal removed the temporary file before the commit
+    throw Stopped(sig, "interrupted by " + signal_name(sig) +
+                           " while the result was being completed; its temporary file was removed and no result "
+                           "file was written");
   std::string problem;
   if (rank_ == 0) {
     fsync_path(temp_, false);
@@ -240,9 +348,8 @@ void write_text_file(const std::string& path, const std::string& text, bool forc
       if (::stat(in.c_str(), &si) == 0 && si.st_dev == st.st_dev && si.st_ino == st.st_ino)
         throw UsageError("output file '" + path + "' is the input file '" + in + "'; choose another --output");
     }
-    if (!S_ISREG(st.st_mode))
-      throw UsageError("output path '" + path + "' exists and is not a regular file (a directory, device, FIFO or "
-                       "socket); it is never replaced, not even with --force; choose another --output");
+    if (const std::string why = unreplaceable(path, "output path"); !why.empty())
+      throw UsageError(why + "; choose another --output");
     if (!force)
       throw UsageError("output file '" + path + "' exists; pass --force to replace it or choose another --output");
   }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/stop.hpp"
+
 namespace lie {
 
 namespace {
@@ -78,7 +80,14 @@ void integrate_fixed(Stepper& stepper, double* y, const FixedStepOptions& opt, c
   for (std::uint64_t n = opt.first; n < opt.steps; ++n) {
     // t_n = t0 + n h (not accumulated) so that every run hits T = t0 + N h exactly.
     const double t = opt.t0 + static_cast<double>(n) * opt.h;
-    stepper.step(t, opt.h, y);
+    try {
+      stepper.step(t, opt.h, y);
+    } catch (StopInStep& e) {  // the step was abandoned: the run stands after n steps, at t
+      e.located = true;
+      e.steps_done = n;
+      e.t = t;
+      throw;
+    }
     const std::uint64_t done = n + 1;
     if (observer && ((opt.stride && done % opt.stride == 0) || done == opt.steps))
       observer(opt.t0 + static_cast<double>(done) * opt.h, y, done);

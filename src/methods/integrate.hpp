@@ -26,6 +26,8 @@ struct FixedStepOptions {
 };
 
 /// Integrates `steps` fixed steps of size h. The observer sees t0 and the final time always.
+/// A step abandoned on a stop request (StopInStep, core/stop.hpp) is passed on with where the
+/// run stands (steps done, t).
 void integrate_fixed(Stepper& stepper, double* y, const FixedStepOptions& opt, const Observer& observer);
 
 struct AdaptiveOptions {

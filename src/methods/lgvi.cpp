@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "groups/so3.hpp"
+#include "methods/stoppable_lu.hpp"
 
 namespace lie {
 
@@ -92,6 +93,7 @@ void LgviStepper::fail(const std::string& why, double t, double h, long iter, do
 void LgviStepper::rebuild_cache(double t, const double* y) {
   // dV/dq at q_k as the uninterrupted run holds it (checkpoint restart; not counted again).
   (void)t;
+  grad_valid_ = true;  // an idle rank caches nothing: valid as the active rank's (cache_valid agrees)
   if (!active_) return;
   for (std::size_t i = 0; i < n_; ++i)
     for (int c = 0; c < 3; ++c) q_cached_[3 * i + c] = y[6 * i + c];
@@ -101,8 +103,43 @@ void LgviStepper::rebuild_cache(double t, const double* y) {
 }
 
 void LgviStepper::step(double t, double h, double* y) {
+  if (!distributed_) {
+    // All spheres on one rank. The implicit form solves dense 3n x 3n systems: seconds to
+    // minutes for large n. A stop request inside (core/stop.hpp) abandons the step before y or
+    // the cached gradient change; the counters are put back, and every rank (the others idle
+    // in this step) learns of it here, so the run stands at the start of the step everywhere.
+    // The idle ranks take the active rank's counts too (the result file's counters are the
+    // same on every rank; on 2 ranks they had rhs = iterations = 0).
+    const StepCounters before = counters_;
+    int stop = 0;
+    try {
+      step_active(t, h, y);
+    } catch (const StopInStep& e) {
+      stop = e.signal();
+    }
+    if (ctx_->size() > 1) {
+      double v[3] = {static_cast<double>(stop), static_cast<double>(counters_.rhs),
+                     static_cast<double>(counters_.iterations)};  // counts stay far below 2^53
+      MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_MAX, ctx_->comm());
+      stop = static_cast<int>(v[0]);
+      counters_.rhs = static_cast<std::uint64_t>(v[1]);
+      counters_.iterations = static_cast<std::uint64_t>(v[2]);
+    }
+    if (stop) {
+      counters_ = before;
+      throw StopInStep(stop);
+    }
+    return;
+  }
+  step_active(t, h, y);
+}
+
+void LgviStepper::step_active(double t, double h, double* y) {
   ++counters_.steps;
-  if (!active_) return;
+  if (!active_) {
+    grad_valid_ = true;  // as rebuild_cache: a checkpoint's cache_valid is the min over the ranks
+    return;
+  }
   for (std::size_t i = 0; i < n_; ++i)
     for (int c = 0; c < 3; ++c) {
       q_[3 * i + c] = y[6 * i + c];
@@ -164,6 +201,7 @@ void LgviStepper::step_implicit(double t, double h) {
   const std::size_t n = n_;
   // (22): right-hand side d_i
   for (std::size_t i = 0; i < n; ++i) {
+    stop_point();
     const Vec3 qi = CMap3(&q_[3 * i]);
     Vec3 coup = Vec3::Zero();
     for (std::size_t j = 0; j < n; ++j)
@@ -181,6 +219,7 @@ void LgviStepper::step_implicit(double t, double h) {
   Eigen::MatrixXd A = Eigen::MatrixXd::Zero(N, N);
   Eigen::VectorXd b(N);
   for (std::size_t i = 0; i < n; ++i) {
+    stop_point();
     const Vec3 qi = CMap3(&q1_[3 * i]);
     const Mat3 Qi = so3::hat(qi);
     Vec3 s = Vec3::Zero();
@@ -193,7 +232,7 @@ void LgviStepper::step_implicit(double t, double h) {
     }
     b.segment<3>(static_cast<Eigen::Index>(3 * i)) = qi.cross(s) / h - 0.5 * h * qi.cross(CMap3(&g1_[3 * i]));
   }
-  const Eigen::VectorXd w1 = A.partialPivLu().solve(b);
+  const Eigen::VectorXd w1 = StoppableLU().factor(A).solve(b);
   for (Eigen::Index k = 0; k < N; ++k) w1_[static_cast<std::size_t>(k)] = w1[k];
 }
 
@@ -205,6 +244,7 @@ void cayley_system(const std::vector<double>& M, std::size_t n, const std::vecto
   A.setZero(N, N);
   G.setZero(N);
   for (std::size_t j = 0; j < n; ++j) {
+    stop_point();
     const Vec3 fj = CMap3(&f[3 * j]), qj = CMap3(&q[3 * j]);
     const double s = fj.squaredNorm(), den = 1.0 + s;
     const Mat3 Qj = so3::hat(qj);
@@ -238,11 +278,12 @@ void LgviStepper::solve_cayley_newton(double t, double h) {
   std::fill(f_.begin(), f_.end(), 0.0);
   cayley_system(M_, n_, q_, f_, false, A, G);
   Eigen::Map<Eigen::VectorXd> f(f_.data(), N);
-  f = A.partialPivLu().solve(d);
+  StoppableLU lu;
+  f = lu.factor(A).solve(d);
   double upd = 0.0;
   for (long it = 1; it <= opt_.max_iter; ++it) {
     cayley_system(M_, n_, q_, f_, true, A, G);
-    const Eigen::VectorXd df = A.partialPivLu().solve(d - G);
+    const Eigen::VectorXd df = lu.factor(A).solve(d - G);
     f += df;
     ++counters_.iterations;
     bool finite = df.allFinite() && f.allFinite();
@@ -261,9 +302,10 @@ void LgviStepper::solve_cayley_fixed_point(double t, double h) {
   std::fill(f_.begin(), f_.end(), 0.0);
   Eigen::Map<Eigen::VectorXd> f(f_.data(), N);
   double upd = 0.0;
+  StoppableLU lu;
   for (long it = 1; it <= opt_.max_iter; ++it) {
     cayley_system(M_, n_, q_, f_, false, A, G);
-    const Eigen::VectorXd fn = A.partialPivLu().solve(d);
+    const Eigen::VectorXd fn = lu.factor(A).solve(d);
     upd = (fn - f).lpNorm<Eigen::Infinity>();
     f = fn;
     ++counters_.iterations;

@@ -24,6 +24,9 @@
 // model with SphereLagrangian::distributed_gradient() runs on the spheres of each rank, the only
 // communication being inside the model's local_potential_gradient (the pair models,
 // sphere_pairs.hpp); on other models it runs like `lgvi`, on one rank.
+// `lgvi`'s dense solves and iterations have stop points (core/stop.hpp, methods/stoppable_lu.hpp):
+// a stop request abandons the step (StopInStep), leaving y, the cached gradient and the counters
+// as before it, on every rank.
 #include <vector>
 
 #include "methods/implicit_solve.hpp"
@@ -43,6 +46,7 @@ class LgviStepper final : public Stepper {
   void rebuild_cache(double t, const double* y) override;
 
  private:
+  void step_active(double t, double h, double* y);
   void gradient(const std::vector<double>& q, std::vector<double>& g);  // cached at q_k
   void step_implicit(double t, double h);
   void step_explicit(double t, double h);

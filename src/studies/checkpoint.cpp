@@ -277,6 +277,7 @@ Checkpointer::Checkpointer(const Config& cfg, const RunRequest& req, const Study
                      path_ + ")");
   last_time_ = wall_now();
   if (!active_) return;
+  io::check_replaceable(path_, "checkpoint", "remove it or choose another --output", ctx_.comm());
   // Checkpoint temporaries left by a SIGKILL while one was written (their process is gone).
   if (ctx_.rank() == 0)
     for (const auto& p : io::remove_stale_temporaries(path_))
@@ -509,8 +510,8 @@ void Checkpointer::between_runs() {
 
 void Checkpointer::write(const RunSnapshot* snap) {
   io::SafeOutput safe(path_, true, ctx_.comm());
-  {
-    h5::File f = h5::File::create(safe.temp_path(), ctx_.comm());
+  h5::File f = h5::File::create(safe.temp_path(), ctx_.comm());
+  try {
     const hid_t root = f.id();
     h5::attr(root, "format", kCheckpointFormat);
     h5::attr(root, "study", cfg_.get_string("study"));
@@ -576,6 +577,20 @@ void Checkpointer::write(const RunSnapshot* snap) {
       }
     }
     f.close();
+  } catch (const IoError& e) {
+    // An I/O error (a full disk; thrown on every rank together, h5::File::agree): as
+    // StudyOutput's destructor does, point the temporary's descriptors to memory and close it
+    // there, so that no HDF5 file is left half closed (HDF5 1.10 then crashed in MPI_Finalize,
+    // issue 29); `safe` removes the temporary file. An earlier checkpoint stays.
+    safe.detach();
+    f.close_quietly();
+    std::string why = e.what();
+    if (why.find("full disk") == std::string::npos) why += "; a write error or a full disk";
+    throw IoError("cannot write the checkpoint '" + path_ + "' (" + why + "); an earlier checkpoint there is kept");
+  } catch (...) {
+    safe.detach();
+    f.close_quietly();
+    throw;
   }
   safe.commit();
 }

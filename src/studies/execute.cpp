@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/stop.hpp"
 #include "models/state_rows.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/run_log.hpp"
@@ -225,6 +226,23 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
   } catch (const NumericalError& e) {
     res.status = std::string("failed: ") + e.what();
     if (adaptive_state && !res.adaptive) res.adaptive = std::move(adaptive_state->record);
+  } catch (const StopInStep& e) {
+    // A long step abandoned on a stop request (core/stop.hpp), on every rank: the run stands at
+    // the start of that step, a point it continues from bit for bit. A checkpointed study
+    // writes its checkpoint there (its safe point sees the pending signal and throws
+    // Checkpointed: exit 5); any other run stops (exit 128 + signal).
+    if (e.located && hooks.safe_point) {
+      RunSnapshot snap;
+      snap.t = e.t;
+      snap.step = e.steps_done;
+      snap.y = res.y.data();
+      snap.series = &res.series;
+      snap.counters = stepper.counters();
+      snap.cache_valid = stepper.cache_valid();
+      snap.stepper = &stepper;
+      hooks.safe_point(snap);
+    }
+    throw Interrupted(e.signal());
   }
   res.wall = seconds_since(start);
   res.counters = stepper.counters();

@@ -3,32 +3,28 @@
 #include <csignal>
 #include <cstring>
 
+#include "core/stop.hpp"
+#include "io/safe_output.hpp"
+
 namespace lie::studies {
 
 namespace {
-volatile std::sig_atomic_t g_signal = 0;
 constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2};
 struct sigaction g_old[sizeof kSignals / sizeof kSignals[0]];
 int g_depth = 0;
 
-extern "C" void on_signal(int sig) { g_signal = sig; }
+// The flag is core/stop.hpp's, which the methods layer polls inside long steps too. The
+// temporaries that a stop never keeps are settled here, at once (io::settle_temporaries: only
+// unlink and rename): a launcher's SIGKILL after its grace period finds none of them.
+extern "C" void on_signal(int sig) {
+  request_stop(sig);
+  io::settle_temporaries();
+}
 }  // namespace
 
-std::string signal_name(int s) {
-  switch (s) {
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGHUP: return "SIGHUP";
-    case SIGUSR1: return "SIGUSR1";
-    case SIGUSR2: return "SIGUSR2";
-    default: return "signal " + std::to_string(s);
-  }
-}
-
 Interrupted::Interrupted(int signal)
-    : std::runtime_error("interrupted by " + signal_name(signal) + "; the study stopped, its temporary file was removed "
-                         "and no result file was written"),
-      signal_(signal) {}
+    : Stopped(signal, "interrupted by " + signal_name(signal) +
+                          "; the study stopped, its temporary file was removed and no result file was written") {}
 
 InterruptGuard::InterruptGuard() {
   if (g_depth++ > 0) return;
@@ -44,10 +40,10 @@ InterruptGuard::~InterruptGuard() {
   for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) sigaction(kSignals[i], &g_old[i], nullptr);
 }
 
-int pending_signal() { return g_signal; }
+int pending_signal() { return stop_signal(); }
 
 void poll_interrupt(const par::Context& ctx) {
-  int sig = g_signal;
+  int sig = stop_signal();
   if (ctx.size() > 1) {
     int global = 0;
     MPI_Allreduce(&sig, &global, 1, MPI_INT, MPI_MAX, ctx.comm());
@@ -56,7 +52,7 @@ void poll_interrupt(const par::Context& ctx) {
   if (sig != 0) throw Interrupted(sig);
 }
 
-void raise_interrupt_for_testing(int signal) { g_signal = signal; }
-void clear_interrupt() { g_signal = 0; }
+void raise_interrupt_for_testing(int signal) { request_stop(signal); }
+void clear_interrupt() { clear_stop(); }
 
 }  // namespace lie::studies

@@ -1,22 +1,21 @@
 #pragma once
 // Graceful stop on SIGTERM / SIGINT / SIGHUP / SIGUSR1 / SIGUSR2 (SLURM's time limit, Ctrl-C,
-// `kill`, mpirun forwarding): the handler only sets a flag; studies poll it between steps
-// and runs (a collective poll, so every rank stops at the same point), then the result file's
-// temporary copy is removed and liebench exits with status 128 + signal.
+// `kill`, mpirun forwarding): the handler only sets a flag (core/stop.hpp); studies poll it
+// between steps and runs (a collective poll, so every rank stops at the same point), long steps
+// inside (StopInStep, see execute_run), then the result file's temporary copy is removed and
+// liebench exits with status 128 + signal (5 where a checkpoint was written, checkpoint.hpp).
 #include <stdexcept>
 #include <string>
 
+#include "core/stop.hpp"
 #include "parallel/context.hpp"
 
 namespace lie::studies {
 
-class Interrupted : public std::runtime_error {
+/// The study stopped on a signal, no checkpoint written: exit status 128 + signal.
+class Interrupted : public Stopped {
  public:
   explicit Interrupted(int signal);
-  int signal() const { return signal_; }
-
- private:
-  int signal_;
 };
 
 /// Installs the handlers for the lifetime of the object (restores the previous ones).
@@ -36,6 +35,6 @@ void poll_interrupt(const par::Context& ctx);
 void raise_interrupt_for_testing(int signal);
 void clear_interrupt();
 
-std::string signal_name(int signal);
+using lie::signal_name;
 
 }  // namespace lie::studies

@@ -114,6 +114,15 @@ std::string observable_description(const std::string& name) {
   return "";
 }
 
+// Before anything is created: the result file (io::SafeOutput::check) and the run log next to
+// it (RunLog, cli) are both replaced by rename, so neither may be a device, FIFO, ... (issue 29).
+const std::string& checked_output(const RunRequest& req, par::Context& ctx) {
+  io::SafeOutput::check(req.output, req.force, ctx.comm());
+  if (const RunLog* log = RunLog::active())
+    io::check_replaceable(log->path(), "run log", "remove it or choose another --output", ctx.comm());
+  return req.output;
+}
+
 }  // namespace
 
 double run_work(const RunSpec& run) {
@@ -180,14 +189,14 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
 }
 
 StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequest& req, const Config& cfg)
-    : plan_(plan), ctx_(ctx), safe_((io::SafeOutput::check(req.output, req.force, ctx.comm()), req.output), req.force,
-                                     ctx.comm()) {
+    : plan_(plan), ctx_(ctx), safe_(checked_output(req, ctx), req.force, ctx.comm()) {
   start_ = now_seconds();
   units_ = io::Units::from_config(cfg);
   failures_expected_ = cfg.get_choice("failures", {"error", "expected"}) == "expected";
   std::string command_line = cfg.command_line();
   prov_ = io::collect_provenance(ctx_, command_line);
   file_ = h5::File::create(safe_.temp_path(), ctx_.comm());
+  safe_.arm();  // a stop signal now removes the temporary file at once
   write_header(file_, plan_, cfg, key_env_or(cfg, "author", "LIEBENCH_AUTHOR", prov_.user, ctx_),
                key_env_or(cfg, "author_email", "LIEBENCH_AUTHOR_EMAIL", "", ctx_));
   double total = 0.0;
@@ -362,6 +371,12 @@ void StudyOutput::finish(const std::function<void(const h5::File&, const Summary
   }
   h5::attr(file_.id(), "runs_in_file", static_cast<std::int64_t>(rows_.size()));
   stop_check();
+  // From here on the study completes (a later signal no longer removes the temporary file); a
+  // signal since the check has removed it: stop as the check does.
+  if (const int sig = safe_.disarm()) {
+    stop_check();
+    throw Interrupted(sig);
+  }
   file_.close();
   safe_.commit();
   if (ctx_.is_root())

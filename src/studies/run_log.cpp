@@ -115,6 +115,7 @@ void RunLog::start(const Config& cfg, const std::string& study, std::size_t runs
   temp_ = path_ + ".tmp." + io::host_tag() + "." + std::to_string(static_cast<long>(::getpid()));
   file_ = std::fopen(temp_.c_str(), "w");
   if (!file_) failed_ = true;  // said at close()
+  else slot_ = io::settle_on_signal(temp_, path_);  // a stop signal puts it in place at once
   if (restarting && file_) {
     // The log of the attempts before (the checkpointed ones) stays at the top.
     std::ifstream earlier(path_);
@@ -266,8 +267,12 @@ void RunLog::close(const std::string& outcome, int status) {
       const bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
       std::fclose(file_);
       file_ = nullptr;
-      if (ok && !failed_ && std::rename(temp_.c_str(), path_.c_str()) == 0) return;
-      std::remove(temp_.c_str());
+      if (withdraw()) {  // a stop signal has put it under its final name already
+        if (ok && !failed_) return;
+      } else {
+        if (ok && !failed_ && std::rename(temp_.c_str(), path_.c_str()) == 0) return;
+        std::remove(temp_.c_str());
+      }
     }
     // One warning, except after an I/O error (a full disk: its one line says it all); an
     // earlier log is then left as it was.
@@ -281,8 +286,14 @@ void RunLog::discard() noexcept {
     std::fclose(file_);
     file_ = nullptr;
   }
-  if (rank_ == 0 && !temp_.empty()) std::remove(temp_.c_str());
+  if (!withdraw() && rank_ == 0 && !temp_.empty()) std::remove(temp_.c_str());
   closed_ = true;
+}
+
+bool RunLog::withdraw() noexcept {
+  const bool moved = slot_ >= 0 && io::withdraw_settle(slot_);
+  slot_ = -1;
+  return moved;
 }
 
 }  // namespace lie::studies

@@ -71,11 +71,13 @@ class RunLog {
 
  private:
   void write(const std::string& text);  // to the file and (echo) stdout, rank 0 only
+  bool withdraw() noexcept;             // ends slot_; true if a stop signal moved the file in place
 
   std::string output_, path_, temp_;
   int rank_ = 0;
   bool echo_ = false, started_ = false, closed_ = false, failed_ = false;
   std::FILE* file_ = nullptr;
+  int slot_ = -1;  // io::settle_on_signal(temp_, path_), rank 0
   std::uint64_t every_ = 0;
   std::vector<std::string> columns_;  // observables of the open run's lines
   bool header_due_ = false;

@@ -39,6 +39,39 @@ if [[ $EUID -eq 0 ]]; then
 fi
 compgen -G "*.tmp.*" >/dev/null && bad "report left $(ls ./*.tmp.*)" || ok "report left no temporary file"
 
+# ---- run --force never replaces what is not a regular file (issue 29: `-o null --force` on a
+# character device replaced it with the result, exit 0): the result, its run log and its
+# checkpoint, also through a link; exit 2, one line, the node untouched, nothing written.
+mkdir -p dev && cd dev || exit 1
+mkfifo fifo
+mkdir adir
+/usr/bin/python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('sock')"
+nodes=(fifo:p adir:d sock:S)
+if [[ $EUID -eq 0 ]]; then mknod null c 1 3 && nodes+=(null:c); fi
+ln -s fifo link && nodes+=(link:p)
+for nk in "${nodes[@]}"; do
+  n=${nk%%:*} k=${nk#*:}
+  out=$("$LB" run ../ok.cfg -q -o "$n" --force 2>&1); st=$?
+  lines=$(grep -c . <<<"$out")
+  if [[ $st -eq 2 && $lines -eq 1 && ( "$out" == *"not a regular file"*"never replaced"* || "$out" == *"is a directory"* ) ]]
+  then ok "run -o $n --force: exit 2, one line"
+  else bad "run -o $n --force: exit $st, $lines line(s): $out"; fi
+  case $k in p) [[ -p $n ]];; d) [[ -d $n ]];; S) [[ -S $n ]];; c) [[ -c $n ]];; esac && ok "$n untouched" ||
+    bad "$n replaced: $(ls -l "$n")"
+done
+[[ -L link ]] && ok "the link itself untouched" || bad "the link was replaced"
+# the run log (<output>.log) and the checkpoint (<output>.ckpt.h5) next to the output
+mkfifo r.h5.log
+expect_status "run log path is a FIFO" 2 "run log 'r.h5.log' exists and is a FIFO" "$LB" run ../ok.cfg -q -o r.h5
+[[ -p r.h5.log && ! -e r.h5 ]] && ok "log FIFO untouched, no result written" || bad "log FIFO replaced or result written"
+rm -f r.h5.log
+ln -s fifo c.h5.ckpt.h5
+expect_status "checkpoint path links to a FIFO" 2 "checkpoint 'c.h5.ckpt.h5' exists and is a link to a FIFO" \
+  "$LB" run ../ok.cfg -q -o c.h5
+[[ -L c.h5.ckpt.h5 && -p fifo && ! -e c.h5 ]] && ok "checkpoint link untouched" || bad "checkpoint link replaced"
+compgen -G "*.tmp.*" >/dev/null && bad "run left $(ls ./*.tmp.*)" || ok "refused runs left no temporary file"
+cd .. || exit 1
+
 # ---- sizes that cannot fit
 grep -v '^steps' ok.cfg > nosteps.cfg
 expect_status "dt = 1e-300" 2 "key 'dt' has value '1e-300'" "$LB" run nosteps.cfg --dt=1e-300 -o big.h5
