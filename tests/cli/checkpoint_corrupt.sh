@@ -20,7 +20,7 @@ t_final = 4
 reference.method = rkmk5
 reference.steps = 16000
 [nfold_pendulum]
-N = 8
+N = 24
 initial = paper
 CFG
 "$LB" run conv.cfg -o ref.h5 -q "${PROGRESS[@]}" || { bad "uninterrupted run failed"; finish; }
@@ -75,8 +75,8 @@ else
   bad "the model's name is not in the checkpoint as expected (the test needs updating)"
 fi
 
-# every byte of the superblock's first 64, then 60 offsets over the whole file
-offsets="$(seq 0 7 63) $(seq 64 $(( (size - 64) / 60 + 1 )) $((size - 1)))"
+# every byte of the superblock's first 64, then 40 offsets over the whole file
+offsets="$(seq 0 7 63) $(seq 64 $(( (size - 64) / 40 + 1 )) $((size - 1)))"
 n=0 before=$failures accepted=0 refused=0
 for o in $offsets; do
   flip "$o"
