@@ -10,6 +10,7 @@
 
 #include "app/commands.hpp"
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "io/safe_output.hpp"
 
 namespace lie::studies {
@@ -31,14 +32,14 @@ int clean_main(const std::vector<std::string>& args) {
       return 0;
     }
     if (a == "--dry-run" || a == "-n") dry = true;
-    else if (!a.empty() && a[0] == '-') throw UsageError("`liebench clean` got unknown option '" + a + "'; run `liebench clean --help`");
+    else if (!a.empty() && a[0] == '-') throw UsageError("`liebench clean` got unknown option " + quote(a) + "; run `liebench clean --help`");
     else dirs.push_back(a);
   }
   if (dirs.empty()) dirs.push_back(".");
   for (const auto& d : dirs) {
     struct stat st {};
     if (::stat(d.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-      throw UsageError("`liebench clean` needs directories; '" + d + "' is not one");
+      throw UsageError("`liebench clean` needs directories; " + quote(d) + " is not one");
   }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -28,6 +28,7 @@
 #include "app/plugins.hpp"
 #include "build_info.hpp"
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "git_version.hpp"
 #include "groups/space.hpp"
 #include "io/config.hpp"
@@ -53,6 +54,10 @@ const bool kParallelKeys = declare_options({
 });
 
 int g_rank = 0;
+
+/// An exception's message as printed: one line, unprintable bytes escaped, at most 2000
+/// characters (core/quote.hpp; the last guard for a message that echoes input without quote()).
+std::string message(const std::exception& e) { return printable(e.what(), 2000); }
 
 std::string version_text() {
   std::ostringstream os;
@@ -179,8 +184,8 @@ int cmd_list(const std::vector<std::string>& args) {
              a == "all")
       what = a;
     else
-      throw UsageError("`liebench list` got '" + a +
-                       "'; allowed: groups, methods, controllers, models, studies, keys, --markdown");
+      throw UsageError("`liebench list` got " + quote(a) +
+                       "; allowed: groups, methods, controllers, models, studies, keys, --markdown");
   }
   if (g_rank != 0) return 0;
   std::ostream& os = std::cout;
@@ -209,7 +214,7 @@ std::string translate_po_error(const po::error& e, const std::string& where) {
     return OptionCatalog::instance().unknown_key_message(key, where);
   }
   if (auto* m = dynamic_cast<const po::multiple_occurrences*>(&e))
-    return "key '" + m->get_option_name() + "' given more than once" + where;
+    return "key " + quote(m->get_option_name()) + " given more than once" + where;
   return std::string(e.what()) + where;
 }
 
@@ -288,11 +293,11 @@ int cmd_run(int argc, char** argv) {
     const std::string p = vm["part"].as<std::string>();
     const auto slash = p.find('/');
     if (slash == std::string::npos)
-      throw UsageError("option --part has value '" + p + "'; expected I/N with 1 <= I <= N, e.g. --part 2/3");
+      throw UsageError("option --part has value " + quote(p) + "; expected I/N with 1 <= I <= N, e.g. --part 2/3");
     req.part_index = parse_int("part", p.substr(0, slash));
     req.part_count = parse_int("part", p.substr(slash + 1));
     if (req.part_count < 1 || req.part_index < 1 || req.part_index > req.part_count)
-      throw UsageError("option --part has value '" + p + "'; expected I/N with 1 <= I <= N, e.g. --part 2/3");
+      throw UsageError("option --part has value " + quote(p) + "; expected I/N with 1 <= I <= N, e.g. --part 2/3");
     req.part_index -= 1;
   }
   par::Context ctx(MPI_COMM_WORLD, cfg.get_bool("deterministic", true));
@@ -454,31 +459,31 @@ int lie::liebench_main(int argc_in, char** argv_in) {
       } else if (const CommandEntry* c = CommandRegistry::instance().find(cmd)) {
         status = c->main(rest);
       } else {
-        throw UsageError("unknown command '" + cmd + "'; run `liebench --help`");
+        throw UsageError("unknown command " + quote(cmd) + "; run `liebench --help`");
       }
     }
   } catch (const UsageError& e) {
-    if (g_rank == 0) std::cerr << "liebench: error: " << e.what() << "\n";
+    if (g_rank == 0) std::cerr << "liebench: error: " << message(e) << "\n";
     status = exit_status::bad_input;
   } catch (const RunsFailed& e) {
     // Thrown on every rank together, after the file was written.
-    if (g_rank == 0) std::cerr << "liebench: error: " << e.what() << "\n";
+    if (g_rank == 0) std::cerr << "liebench: error: " << message(e) << "\n";
     status = exit_status::runs_failed;
   } catch (const IoError& e) {
     // Thrown on every rank together (h5::File::agree); rank 0 speaks for all.
-    if (g_rank == 0) std::cerr << "liebench: I/O error: " << e.what() << "\n";
+    if (g_rank == 0) std::cerr << "liebench: I/O error: " << message(e) << "\n";
     status = exit_status::io_error;
   } catch (const studies::Checkpointed& e) {
     // A signal stopped a study after its checkpoint was written (every rank together).
-    if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
+    if (g_rank == 0) std::cerr << "liebench: " << message(e) << "\n";
     status = exit_status::checkpointed;
   } catch (const Stopped& e) {
     // A signal stopped a study: every rank got here together; 128 + signal as a shell would.
-    if (g_rank == 0) std::cerr << "liebench: " << e.what() << "\n";
+    if (g_rank == 0) std::cerr << "liebench: " << message(e) << "\n";
     status = 128 + e.signal();
   } catch (const std::exception& e) {
     std::cerr << "liebench: failure" << (g_rank ? " on rank " + std::to_string(g_rank) : std::string()) << ": "
-              << e.what() << "\n";
+              << message(e) << "\n";
     status = exit_status::failure;
   }
   int global = status;

@@ -13,6 +13,7 @@
 
 #include "app/commands.hpp"
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "io/h5.hpp"
 #include "io/provenance.hpp"
 #include "io/safe_output.hpp"
@@ -47,9 +48,9 @@ Part open_part(const std::string& path) {
   }
   const hid_t root = p.file.id();
   if (!h5::has_attr(root, "liebench_format") || !h5::exists(root, "study") || !h5::exists(root, "parameters"))
-    throw UsageError("'" + path + "' is not a liebench study file");
+    throw UsageError(quote(path) + " is not a liebench study file");
   if (h5::attr_string(root, "liebench_format") != kFormat)
-    throw UsageError("'" + path + "' has format '" + h5::attr_string(root, "liebench_format") + "'; this liebench reads " +
+    throw UsageError(quote(path) + " has format " + quote(h5::attr_string(root, "liebench_format")) + "; this liebench reads " +
                      kFormat);
   h5::Handle st = h5::open_group(root, "study");
   p.kind = h5::attr_string(st, "kind");
@@ -75,7 +76,7 @@ std::string first_difference(const std::string& a, const std::string& b) {
     const std::size_t e = x.find('\n', s);
     return x.substr(s, e == std::string::npos ? std::string::npos : e - s);
   };
-  return "'" + line_of(a) + "' vs '" + line_of(b) + "'";
+  return quote(line_of(a)) + " vs " + quote(line_of(b));
 }
 
 int merge_main(const std::vector<std::string>& args) {
@@ -99,7 +100,7 @@ int merge_main(const std::vector<std::string>& args) {
     } else if (a.rfind("--output=", 0) == 0) {
       output = a.substr(9);
     } else if (!a.empty() && a[0] == '-') {
-      throw UsageError("`liebench merge` got unknown option '" + a + "'; run `liebench merge --help`");
+      throw UsageError("`liebench merge` got unknown option " + quote(a) + "; run `liebench merge --help`");
     } else {
       inputs.push_back(a);
     }
@@ -107,7 +108,7 @@ int merge_main(const std::vector<std::string>& args) {
   if (inputs.empty()) throw UsageError("`liebench merge` needs part files: liebench merge A.h5 B.h5 --output ALL.h5");
   if (output.empty()) throw UsageError("`liebench merge` needs --output FILE.h5");
   for (const auto& in : inputs)
-    if (in == output) throw UsageError("the output '" + output + "' is also an input; choose another --output");
+    if (in == output) throw UsageError("the output " + quote(output) + " is also an input; choose another --output");
 
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -127,15 +128,15 @@ void merge_study_files(const std::vector<std::string>& inputs, const std::string
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const Part& p = parts[k];
     if (p.kind != p0.kind)
-      throw UsageError("'" + p.path + "' is a " + p.kind + " study but '" + p0.path + "' is a " + p0.kind + " study");
+      throw UsageError(quote(p.path) + " is a " + p.kind + " study but " + quote(p0.path) + " is a " + p0.kind + " study");
     if (p.resolved != p0.resolved)
-      throw UsageError("'" + p.path + "' and '" + p0.path + "' come from different configurations (" +
+      throw UsageError(quote(p.path) + " and " + quote(p0.path) + " come from different configurations (" +
                        first_difference(p.resolved, p0.resolved) + "); only parts of one study can be merged");
     for (const auto& [idx, name] : p.runs) {
       auto [it, fresh] = owner.emplace(idx, k);
       if (!fresh)
-        throw UsageError("run " + name + " is in both '" + parts[it->second].path + "' and '" + p.path +
-                         "'; merge each part once");
+        throw UsageError("run " + name + " is in both " + quote(parts[it->second].path) + " and " + quote(p.path) +
+                         "; merge each part once");
     }
   }
   std::vector<std::string> missing;
@@ -150,7 +151,7 @@ void merge_study_files(const std::vector<std::string>& inputs, const std::string
   }
   const StudyEntry* kind = StudyRegistry::instance().find(p0.kind);
   if (!kind)
-    throw UsageError("'" + p0.path + "' is a study of kind '" + p0.kind + "', which this liebench does not know (" +
+    throw UsageError(quote(p0.path) + " is a study of kind " + quote(p0.kind) + ", which this liebench does not know (" +
                      StudyRegistry::instance().names() + "); merge it with the liebench (and plugin) that wrote it");
   io::SafeOutput::check(output, force, MPI_COMM_SELF);
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "core/registry.hpp"
 #include "io/config.hpp"
 
@@ -78,12 +79,12 @@ void load_plugin(const std::string& path) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!handle) {
     const char* why = dlerror();
-    throw UsageError("plugin '" + path + "' could not be loaded: " + (why ? why : "unknown error") +
+    throw UsageError("plugin " + quote(path) + " could not be loaded: " + (why ? why : "unknown error") +
                      "; give the path of a shared library built against LieBench::core (see examples/plugin)");
   }
   // The handle is never closed: the registries now hold the plugin's factories.
   if (registration_problems().size() > problems_before)
-    throw UsageError("plugin '" + path + "': " + registration_problems()[problems_before] +
+    throw UsageError("plugin " + quote(path) + ": " + registration_problems()[problems_before] +
                      " (a built-in or an earlier plugin has that name); rename the plugin's entry");
   loaded().push_back(path);
 }

@@ -9,6 +9,7 @@
 
 #include "app/commands.hpp"
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "io/safe_output.hpp"
 #include "studies/tables.hpp"
 
@@ -59,11 +60,11 @@ int report_main(const std::vector<std::string>& args) {
     } else if (a == "--list-tables") {
       list_tables = true;
     } else if (!a.empty() && a[0] == '-') {
-      throw UsageError("`liebench report` got unknown option '" + a + "'; run `liebench report --help`");
+      throw UsageError("`liebench report` got unknown option " + quote(a) + "; run `liebench report --help`");
     } else if (file.empty()) {
       file = a;
     } else {
-      throw UsageError("`liebench report` takes one file, got '" + file + "' and '" + a + "'");
+      throw UsageError("`liebench report` takes one file, got " + quote(file) + " and " + quote(a));
     }
   }
   if (file.empty()) throw UsageError("`liebench report` needs a result file: liebench report FILE.h5");
@@ -76,13 +77,13 @@ int report_main(const std::vector<std::string>& args) {
   std::vector<std::string> tables = table.empty() ? default_tables(f.kind) : std::vector<std::string>{table};
   if (std::any_of(tables.begin(), tables.end(), [](const std::string& t) { return find_table(t).needs_timings; }))
     f = load_study_file(file, true);
-  if (tables.empty()) throw UsageError("study kind '" + f.kind + "' has no default table; choose one with --table");
+  if (tables.empty()) throw UsageError("study kind " + quote(f.kind) + " has no default table; choose one with --table");
   if (list_tables) {
     for (const auto& t : tables) std::cout << t << "\n";
     return 0;
   }
   if (fmt == io::TableFormat::Csv && tables.size() > 1)
-    throw UsageError("--format csv writes one table per file and '" + file + "' has " + std::to_string(tables.size()) +
+    throw UsageError("--format csv writes one table per file and " + quote(file) + " has " + std::to_string(tables.size()) +
                      " (" + join(tables) + "); choose one with --table");
   std::vector<io::Table> out;
   for (const auto& t : tables) {
@@ -91,7 +92,7 @@ int report_main(const std::vector<std::string>& args) {
       out.insert(out.end(), part.begin(), part.end());
     } catch (const UsageError& e) {
       const bool vowel = !f.kind.empty() && std::string("aeiou").find(f.kind[0]) != std::string::npos;
-      throw UsageError(std::string(e.what()) + "; '" + file + "' is " + (vowel ? "an " : "a ") + f.kind +
+      throw UsageError(std::string(e.what()) + "; " + quote(file) + " is " + (vowel ? "an " : "a ") + f.kind +
                        " study (its tables: " +
                        join(default_tables(f.kind)) + ")");
     }

@@ -55,6 +55,7 @@
 
 #include "core/error.hpp"
 #include "core/numeric.hpp"
+#include "core/quote.hpp"
 #include "io/config.hpp"
 #include "models/state_rows.hpp"
 #include "methods/integrate.hpp"
@@ -113,18 +114,18 @@ int main(int argc, char** argv) {
         const std::string a = argv[i];
         const auto eq = a.find('=');
         if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2)))
-          throw UsageError("unknown argument '" + a + "'; expected --KEY=VALUE with KEY one of model, N, steps, dt, "
+          throw UsageError("unknown argument " + quote(a) + "; expected --KEY=VALUE with KEY one of model, N, steps, dt, "
                            "method, tol, t_final, h0, blocks, initial, observables");
         opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
       }
       const bool chain = opt["model"] == "chain";
       if (opt["observables"] != "yes" && opt["observables"] != "no")
-        throw UsageError("argument --observables has value '" + opt["observables"] + "'; expected yes or no");
+        throw UsageError("argument --observables has value " + quote(opt["observables"]) + "; expected yes or no");
       // no: energy0 = energy = na, and no field evaluations outside the stepping loop (a simulated
       // run whose pair work is modelled has no meaningful energy: LIEBENCH_SMPI_MODEL_PAIRS)
       const bool with_observables = opt["observables"] == "yes";
       if (!chain && opt["model"] != "particles")
-        throw UsageError("argument --model has value '" + opt["model"] + "'; expected chain or particles");
+        throw UsageError("argument --model has value " + quote(opt["model"]) + "; expected chain or particles");
       // Step sizes: the chain as bench_pendulum_chain (1e-4), the particles as [K]'s runs (0.01).
       if (opt["dt"].empty()) opt["dt"] = chain ? "1e-4" : "0.01";
       const long N = parse_int("N", opt["N"]);

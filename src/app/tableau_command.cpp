@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "app/commands.hpp"
+#include "core/quote.hpp"
 #include "io/config.hpp"
 #include "methods/butcher.hpp"
 #include "methods/commutator_free.hpp"
@@ -108,10 +109,10 @@ int tableau_main(const std::vector<std::string>& args) {
   std::string out, method_note;
   // A method name (`liebench tableau rkmk4`) means the table the method is built on.
   if (const std::string* table = method_table(arg)) {
-    method_note = "method '" + arg + "' is built on table '" + *table + "'\n";
+    method_note = "method " + quote(arg) + " is built on table " + quote(*table) + "\n";
     arg = *table;
   } else if (const auto* m = MethodRegistry::instance().find(arg)) {
-    throw UsageError("method '" + arg + "' (" + m->info.family +
+    throw UsageError("method " + quote(arg) + " (" + m->info.family +
                      ") is not built on a coefficient table; `liebench tableau` checks Butcher and commutator-free "
                      "tables (`liebench tableau --all` lists them)");
   }
@@ -125,7 +126,7 @@ int tableau_main(const std::vector<std::string>& args) {
     out = check_one(butcher_table(arg), 1e-10, true, true);
   } else if (is_cf) {
     const CfTable& cf = cf_table(arg);
-    out = "commutator-free method '" + arg + "': classical order conditions of the underlying Runge-Kutta method\n"
+    out = "commutator-free method " + quote(arg) + ": classical order conditions of the underlying Runge-Kutta method\n"
           "(a_rk = sum_j alpha^k_rj, b_r = sum_j beta^r_j, [P] 2.2); the Lie group method needs further\n"
           "conditions (Owren, J. Phys. A 39 (2006)), checked by the convergence tests.\n\n" +
           check_one(cf.underlying(), 1e-10, true, false);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 
 namespace lie {
 
@@ -44,7 +45,7 @@ class Registry {
   /// Like find() but throws a UsageError naming the key, the bad value and what exists.
   const Entry& get(const std::string& name, const std::string& what_key) const {
     if (const Entry* e = find(name)) return *e;
-    throw UsageError("unknown " + what_key + " '" + name + "'; known: " + names());
+    throw UsageError("unknown " + what_key + " " + quote(name) + "; known: " + names());
   }
   std::vector<const Entry*> all() const {
     std::vector<const Entry*> out;

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/quote.hpp"
+
 namespace lie {
 
 namespace {
@@ -53,7 +55,7 @@ bool parse_bool(const std::string& key, const std::string& v) {
   std::transform(s.begin(), s.end(), s.begin(), ::tolower);
   if (s == "1" || s == "true" || s == "yes" || s == "on") return true;
   if (s == "0" || s == "false" || s == "no" || s == "off") return false;
-  throw UsageError("key '" + key + "' has value '" + v + "'; allowed: true or false");
+  throw UsageError("key " + quote(key) + " has value " + quote(v) + "; allowed: true or false");
 }
 
 }  // namespace
@@ -80,8 +82,8 @@ double parse_double(const std::string& key, const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(t.c_str(), &end);
   if (t.empty() || end != t.c_str() + t.size() || errno == ERANGE)
-    throw UsageError("key '" + key + "' has value '" + text + "'; expected a real number");
-  if (!std::isfinite(v)) throw UsageError("key '" + key + "' has value '" + text + "'; must be a finite number");
+    throw UsageError("key " + quote(key) + " has value " + quote(text) + "; expected a real number");
+  if (!std::isfinite(v)) throw UsageError("key " + quote(key) + " has value " + quote(text) + "; must be a finite number");
   return v;
 }
 
@@ -97,7 +99,7 @@ long parse_int(const std::string& key, const std::string& text) {
       if (d == std::floor(d) && std::fabs(d) < 9.0e18) return static_cast<long>(d);
     } catch (const UsageError&) {
     }
-    throw UsageError("key '" + key + "' has value '" + text + "'; expected an integer");
+    throw UsageError("key " + quote(key) + " has value " + quote(text) + "; expected an integer");
   }
   return v;
 }
@@ -178,15 +180,18 @@ std::string OptionCatalog::unknown_key_message(const std::string& key, const std
   std::vector<std::string> close;
   for (const auto& s : specs_)
     if (s.key.rfind(key, 0) == 0 && !key.empty()) close.push_back(s.key);
-  if (close.empty())
-    for (const auto& s : specs_)
-      if (edit_distance(key, s.key) <= std::min<std::size_t>(2, key.size() / 3)) close.push_back(s.key);
+  if (close.empty()) {
+    const std::size_t most = std::min<std::size_t>(2, key.size() / 3);
+    for (const auto& s : specs_)  // (lengths first: a 1 MB key costs no 1 MB x 20 edit table)
+      if (key.size() <= s.key.size() + most && s.key.size() <= key.size() + most && edit_distance(key, s.key) <= most)
+        close.push_back(s.key);
+  }
   std::sort(close.begin(), close.end());
   std::string hint;
   for (std::size_t i = 0; i < close.size() && i < 4; ++i) hint += (i ? "', '" : "") + close[i];
   if (close.size() > 4) hint += "', ...";
   else if (!hint.empty()) hint += "'";
-  return "unknown key '" + key + "'" + where + (hint.empty() ? "" : " (did you mean '" + hint + "?)") +
+  return "unknown key " + quote(key) + where + (hint.empty() ? "" : " (did you mean '" + hint + "?)") +
          "; run `liebench run --help` for the list of keys (or `liebench list keys`)";
 }
 
@@ -241,22 +246,22 @@ void OptionCatalog::validate(const std::string& key, const std::string& value) c
   if (!s) throw UsageError(unknown_key_message(key));
   auto check_choice = [&](const std::string& v) {
     if (std::find(s->allowed.begin(), s->allowed.end(), v) == s->allowed.end())
-      throw UsageError("key '" + key + "' has value '" + v + "'; allowed: " + join(s->allowed));
+      throw UsageError("key " + quote(key) + " has value " + quote(v) + "; allowed: " + join(s->allowed));
   };
   switch (s->type) {
     case OptionType::Real: parse_double(key, value); break;
     case OptionType::PositiveReal:
-      if (parse_double(key, value) <= 0.0) throw UsageError("key '" + key + "' has value '" + value + "'; must be > 0");
+      if (parse_double(key, value) <= 0.0) throw UsageError("key " + quote(key) + " has value " + quote(value) + "; must be > 0");
       break;
     case OptionType::NonNegativeReal:
-      if (parse_double(key, value) < 0.0) throw UsageError("key '" + key + "' has value '" + value + "'; must be >= 0");
+      if (parse_double(key, value) < 0.0) throw UsageError("key " + quote(key) + " has value " + quote(value) + "; must be >= 0");
       break;
     case OptionType::Int: parse_int(key, value); break;
     case OptionType::PositiveInt:
-      if (parse_int(key, value) < 1) throw UsageError("key '" + key + "' has value '" + value + "'; must be an integer >= 1");
+      if (parse_int(key, value) < 1) throw UsageError("key " + quote(key) + " has value " + quote(value) + "; must be an integer >= 1");
       break;
     case OptionType::NonNegativeInt:
-      if (parse_int(key, value) < 0) throw UsageError("key '" + key + "' has value '" + value + "'; must be an integer >= 0");
+      if (parse_int(key, value) < 0) throw UsageError("key " + quote(key) + " has value " + quote(value) + "; must be an integer >= 0");
       break;
     case OptionType::Bool: parse_bool(key, value); break;
     case OptionType::String: break;
@@ -264,22 +269,22 @@ void OptionCatalog::validate(const std::string& key, const std::string& value) c
     case OptionType::RealList:
     case OptionType::PositiveRealList: {
       const auto items = split_list(value);
-      if (items.empty()) throw UsageError("key '" + key + "' is empty; expected a list of numbers");
+      if (items.empty()) throw UsageError("key " + quote(key) + " is empty; expected a list of numbers");
       for (const auto& it : items) {
         const double d = parse_double(key, it);
         if (s->type == OptionType::PositiveRealList && d <= 0.0)
-          throw UsageError("key '" + key + "' has value '" + it + "'; every entry must be > 0");
+          throw UsageError("key " + quote(key) + " has value " + quote(it) + "; every entry must be > 0");
       }
       break;
     }
     case OptionType::IntList:
     case OptionType::PositiveIntList: {
       const auto items = split_list(value);
-      if (items.empty()) throw UsageError("key '" + key + "' is empty; expected a list of integers");
+      if (items.empty()) throw UsageError("key " + quote(key) + " is empty; expected a list of integers");
       for (const auto& it : items) {
         const long d = parse_int(key, it);
         if (s->type == OptionType::PositiveIntList && d < 1)
-          throw UsageError("key '" + key + "' has value '" + it + "'; every entry must be an integer >= 1");
+          throw UsageError("key " + quote(key) + " has value " + quote(it) + "; every entry must be an integer >= 1");
       }
       break;
     }
@@ -349,12 +354,12 @@ Config Config::from_pairs(const std::vector<std::pair<std::string, std::string>>
 std::string read_experiment_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw UsageError("experiment file '" + path + "' is a directory; give a .cfg file");
+    throw UsageError("experiment file " + quote(path) + " is a directory; give a .cfg file");
   std::ifstream in(path);
-  if (!in) throw UsageError("cannot open experiment file '" + path + "' (no such file or not readable)");
+  if (!in) throw UsageError("cannot open experiment file " + quote(path) + " (no such file or not readable)");
   std::stringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) throw UsageError("cannot read experiment file '" + path + "'");
+  if (in.bad()) throw UsageError("cannot read experiment file " + quote(path));
   std::string text = ss.str();
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);  // UTF-8 byte-order mark (some editors write one)
   return text;
@@ -374,15 +379,15 @@ void check_ini_text(const std::string& text, const std::string& file) {
     line = trim(line.substr(0, line.find('#')));  // Boost drops everything from '#'
     if (line.empty()) continue;
     if (line.front() == '[') {
-      if (line.back() != ']') throw UsageError(where + "'" + line + "' is not a [section] line");
+      if (line.back() != ']') throw UsageError(where + quote(line) + " is not a [section] line");
       section = trim(line.substr(1, line.size() - 2));
       continue;
     }
     const auto eq = line.find('=');
     if (eq == std::string::npos)
-      throw UsageError(where + "'" + line + "' is not `key = value` (nor a [section] or # comment)");
+      throw UsageError(where + quote(line) + " is not `key = value` (nor a [section] or # comment)");
     const std::string name = trim(line.substr(0, eq));
-    if (name.empty()) throw UsageError(where + "'" + line + "' has no key before '='");
+    if (name.empty()) throw UsageError(where + quote(line) + " has no key before '='");
     const std::string key = section.empty() ? name : section + "." + name;
     if (!OptionCatalog::instance().find(key))
       throw UsageError(where + OptionCatalog::instance().unknown_key_message(key));
@@ -424,7 +429,7 @@ const std::string& Config::raw(const std::string& key) const {
   auto it = values_.find(key);
   if (it == values_.end()) {
     if (!OptionCatalog::instance().find(key)) throw std::logic_error("liebench reads undeclared key '" + key + "'");
-    throw UsageError("key '" + key + "' is required but not set; add `" + key + " = ...` to the experiment file");
+    throw UsageError("key " + quote(key) + " is required but not set; add `" + key + " = ...` to the experiment file");
   }
   return it->second;
 }
@@ -437,19 +442,19 @@ double Config::get_double(const std::string& key) const { return parse_double(ke
 double Config::get_double(const std::string& key, double fallback) const { return has(key) ? get_double(key) : fallback; }
 double Config::get_positive(const std::string& key) const {
   const double v = get_double(key);
-  if (v <= 0.0) throw UsageError("key '" + key + "' has value '" + raw(key) + "'; must be > 0");
+  if (v <= 0.0) throw UsageError("key " + quote(key) + " has value " + quote(raw(key)) + "; must be > 0");
   return v;
 }
 double Config::get_nonnegative(const std::string& key) const {
   const double v = get_double(key);
-  if (v < 0.0) throw UsageError("key '" + key + "' has value '" + raw(key) + "'; must be >= 0");
+  if (v < 0.0) throw UsageError("key " + quote(key) + " has value " + quote(raw(key)) + "; must be >= 0");
   return v;
 }
 long Config::get_int(const std::string& key) const { return parse_int(key, raw(key)); }
 long Config::get_int(const std::string& key, long fallback) const { return has(key) ? get_int(key) : fallback; }
 long Config::get_int_at_least(const std::string& key, long min) const {
   const long v = get_int(key);
-  if (v < min) throw UsageError("key '" + key + "' has value '" + raw(key) + "'; must be >= " + std::to_string(min));
+  if (v < min) throw UsageError("key " + quote(key) + " has value " + quote(raw(key)) + "; must be >= " + std::to_string(min));
   return v;
 }
 bool Config::get_bool(const std::string& key) const { return parse_bool(key, raw(key)); }
@@ -468,7 +473,7 @@ std::vector<long> Config::get_int_list(const std::string& key) const {
 std::string Config::get_choice(const std::string& key, const std::vector<std::string>& allowed) const {
   const std::string v = get_string(key);
   if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
-    throw UsageError("key '" + key + "' has value '" + v + "'; allowed: " + join(allowed));
+    throw UsageError("key " + quote(key) + " has value " + quote(v) + "; allowed: " + join(allowed));
   return v;
 }
 

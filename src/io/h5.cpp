@@ -8,6 +8,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/quote.hpp"
+
 namespace lie::h5 {
 
 namespace {
@@ -121,7 +123,7 @@ Handle new_attr(hid_t obj, const std::string& name, hid_t type, hid_t space) {
   if (H5Aexists(obj, name.c_str()) > 0) check_all(H5Adelete(obj, name.c_str()), "replace attribute " + where(obj, name), obj);
   const hid_t a = H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
   Handle h(a);  // closed if another rank failed
-  check_id_all(a, "create attribute '" + name + "' on " + name_of(obj), obj);
+  check_id_all(a, "create attribute " + quote(name) + " on " + name_of(obj), obj);
   return h;
 }
 
@@ -227,7 +229,7 @@ File File::create(const std::string& path, MPI_Comm comm) {
     f.h_ = Handle(id);
     parallel_files().emplace_back(id, comm);
   }
-  f.agree(id < 0 ? "HDF5: cannot create file '" + path + "'" : std::string());
+  f.agree(id < 0 ? "HDF5: cannot create file " + quote(path) : std::string());
   return f;
 }
 
@@ -240,7 +242,7 @@ File File::create_serial(const std::string& path) {
   File f;
   f.path_ = path;
   const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (id < 0) throw Error("HDF5: cannot create file '" + path + "'");
+  if (id < 0) throw Error("HDF5: cannot create file " + quote(path));
   f.h_ = Handle(id);
   return f;
 }
@@ -250,12 +252,12 @@ File File::open_read(const std::string& path) {
   // Checked before HDF5 sees it (its MPI-IO layer prints pages of noise for a directory).
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw Error("'" + path + "' is " + (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file") +
+    throw Error(quote(path) + " is " + (S_ISDIR(st.st_mode) ? "a directory" : "not a regular file") +
                 ", not an HDF5 file");
   File f;
   f.path_ = path;
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (id < 0) throw Error("cannot open '" + path + "' as an HDF5 file (missing, unreadable or not HDF5)");
+  if (id < 0) throw Error("cannot open " + quote(path) + " as an HDF5 file (missing, unreadable or not HDF5)");
   f.h_ = Handle(id);
   return f;
 }
@@ -282,17 +284,17 @@ void File::close() {
       const unsigned long long free_bytes = static_cast<unsigned long long>(sv.f_bavail) * sv.f_frsize;
       const unsigned long long need = static_cast<unsigned long long>(cur_size) + 65536ULL;
       if (free_bytes < need)
-        problem = "HDF5: cannot write file '" + path_ + "': " + std::to_string(free_bytes) +
+        problem = "HDF5: cannot write file " + quote(path_) + ": " + std::to_string(free_bytes) +
                   " bytes free, its metadata needs up to " + std::to_string(need) + " (a full disk)";
     }
     agree(problem);
   }
   const herr_t f = H5Fflush(h_.id(), H5F_SCOPE_GLOBAL);
-  agree(f < 0 ? "HDF5: cannot write file '" + path_ + "' (a write error or a full disk)" : std::string());
+  agree(f < 0 ? "HDF5: cannot write file " + quote(path_) + " (a write error or a full disk)" : std::string());
   const hid_t id = h_.release();
   forget_parallel(id);
   const herr_t e = H5Fclose(id);
-  agree(e < 0 ? "HDF5: cannot close file '" + path_ + "' (a write error or a full disk)" : std::string());
+  agree(e < 0 ? "HDF5: cannot close file " + quote(path_) + " (a write error or a full disk)" : std::string());
 }
 
 void File::close_quietly() noexcept {
@@ -404,7 +406,7 @@ void attr(hid_t obj, const std::string& name, const char* value) { attr(obj, nam
 
 void attr_ascii(hid_t obj, const std::string& name, const std::string& value) {
   for (char c : value)
-    if (static_cast<unsigned char>(c) > 127) throw std::invalid_argument("attribute " + name + " '" + value + "' is not ASCII");
+    if (static_cast<unsigned char>(c) > 127) throw std::invalid_argument("attribute " + name + " " + quote(value) + " is not ASCII");
   Handle t = string_type(value.size());  // H5T_CSET_ASCII by default
   Handle sp = scalar_space();
   Handle a = new_attr(obj, name, t, sp);
@@ -454,7 +456,7 @@ herr_t collect_attr(hid_t, const char* name, const H5A_info_t*, void* data) {
   return 0;
 }
 Handle open_attr(hid_t obj, const std::string& name) {
-  if (H5Aexists(obj, name.c_str()) <= 0) throw Error("HDF5: attribute '" + name + "' missing on " + name_of(obj));
+  if (H5Aexists(obj, name.c_str()) <= 0) throw Error("HDF5: attribute " + quote(name) + " missing on " + name_of(obj));
   return Handle(check_id(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "open attribute " + where(obj, name)));
 }
 }  // namespace

@@ -5,6 +5,7 @@
 #include <hdf5.h>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 
 namespace lie::io {
 
@@ -51,14 +52,14 @@ DatasetShape open(Handles& h, const std::string& path, const std::string& datase
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
   agree(comm, !exists || S_ISREG(st.st_mode),
-        "key '" + key + "' has value '" + path + "', which is " +
+        "key " + quote(key) + " has value " + quote(path) + ", which is " +
             (exists && S_ISDIR(st.st_mode) ? "a directory" : "not a regular file") + "; give an HDF5 file");
   h.fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_fapl_mpio(h.fapl, comm, MPI_INFO_NULL);
   h.file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, h.fapl);
-  agree(comm, h.file >= 0, "key '" + key + "' has value '" + path + "'; cannot open it as an HDF5 file");
+  agree(comm, h.file >= 0, "key " + quote(key) + " has value " + quote(path) + "; cannot open it as an HDF5 file");
   h.dset = H5Dopen2(h.file, dataset.c_str(), H5P_DEFAULT);
-  agree(comm, h.dset >= 0, "HDF5 file '" + path + "' (key '" + key + "') has no dataset '" + dataset + "'");
+  agree(comm, h.dset >= 0, "HDF5 file " + quote(path) + " (key " + quote(key) + ") has no dataset " + quote(dataset));
   h.space = H5Dget_space(h.dset);
   const int ndims = H5Sget_simple_extent_ndims(h.space);
   hsize_t dims[2] = {0, 0};
@@ -67,8 +68,8 @@ DatasetShape open(Handles& h, const std::string& path, const std::string& datase
   const bool is_float = H5Tget_class(type) == H5T_FLOAT;
   H5Tclose(type);
   agree(comm, ndims == 2 && is_float,
-        "dataset '" + dataset + "' in '" + path + "' (key '" + key +
-            "') must be a 2-D floating-point array [components][values]");
+        "dataset " + quote(dataset) + " in " + quote(path) + " (key " + quote(key) +
+            ") must be a 2-D floating-point array [components][values]");
   return {static_cast<std::size_t>(dims[0]), static_cast<std::size_t>(dims[1])};
 }
 
@@ -84,7 +85,7 @@ void hdf5_read_rows(const std::string& path, const std::string& dataset, MPI_Com
   Handles h;
   const DatasetShape shape = open(h, path, dataset, comm, key);
   agree(comm, shape.cols == cols && row_end <= shape.rows && row_begin <= row_end,
-        "dataset '" + dataset + "' in '" + path + "' (key '" + key + "') has shape [" + std::to_string(shape.rows) +
+        "dataset " + quote(dataset) + " in " + quote(path) + " (key " + quote(key) + ") has shape [" + std::to_string(shape.rows) +
             "][" + std::to_string(shape.cols) + "]; expected " + std::to_string(cols) +
             " values per component and at least " + std::to_string(row_end) + " components");
   const std::size_t n = row_end - row_begin;
@@ -109,7 +110,7 @@ void hdf5_read_rows(const std::string& path, const std::string& dataset, MPI_Com
   }
   H5Pclose(dxpl);
   H5Sclose(mspace);
-  agree(comm, status >= 0, "reading dataset '" + dataset + "' from '" + path + "' (key '" + key + "') failed");
+  agree(comm, status >= 0, "reading dataset " + quote(dataset) + " from " + quote(path) + " (key " + quote(key) + ") failed");
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "core/stop.hpp"
 #include "parallel/context.hpp"
 
@@ -196,7 +197,7 @@ std::string unreplaceable(const std::string& path, const std::string& what) {
                                             : "not a regular file";
   struct stat lst {};
   const bool link = ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
-  return what + " '" + path + "' exists and is " + (link ? "a link to " : "") + kind +
+  return what + " " + quote(path) + " exists and is " + (link ? "a link to " : "") + kind +
          ", not a regular file; it is never replaced, not even with --force";
 }
 
@@ -216,21 +217,21 @@ void SafeOutput::check(const std::string& final_path, bool force, MPI_Comm comm)
     const std::string dir = directory_of(final_path);
     struct stat st {};
     if (final_path.empty() || final_path.back() == '/') {
-      problem = "output path '" + final_path + "' names a directory; give a file name, e.g. --output " +
+      problem = "output path " + quote(final_path) + " names a directory; give a file name, e.g. --output " +
                 (final_path.empty() ? std::string("results/study.h5") : final_path + "study.h5");
     } else if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-      problem = "output directory '" + dir + "' does not exist; create it (mkdir -p " + dir +
+      problem = "output directory " + quote(dir) + " does not exist; create it (mkdir -p " + dir +
                 ") or choose another --output";
     } else if (!can_create_in(final_path)) {
-      problem = "output directory '" + dir + "' is not writable (" + std::strerror(errno) +
+      problem = "output directory " + quote(dir) + " is not writable (" + std::strerror(errno) +
                 "); choose another --output";
     } else if (::stat(final_path.c_str(), &st) == 0) {
       if (S_ISDIR(st.st_mode))
-        problem = "output path '" + final_path + "' is a directory; give a file name inside it";
+        problem = "output path " + quote(final_path) + " is a directory; give a file name inside it";
       else if (const std::string why = unreplaceable(final_path, "output path"); !why.empty())
         problem = why + "; choose another --output";
       else if (!force)
-        problem = "output file '" + final_path + "' exists; pass --force to replace it (it is kept intact until the "
+        problem = "output file " + quote(final_path) + " exists; pass --force to replace it (it is kept intact until the "
                   "new file is complete) or choose another --output";
     }
   }
@@ -315,15 +316,15 @@ void SafeOutput::commit() {
     fsync_path(temp_, false);
     if (force_) {
       if (::rename(temp_.c_str(), final_.c_str()) != 0)
-        problem = "cannot rename '" + temp_ + "' to '" + final_ + "': " + std::strerror(errno);
+        problem = "cannot rename " + quote(temp_) + " to " + quote(final_) + ": " + std::strerror(errno);
     } else {
       // link() fails if the final name exists: never replace a file that appeared meanwhile.
       if (::link(temp_.c_str(), final_.c_str()) != 0) {
         struct stat st {};
         if (errno == EEXIST || ::stat(final_.c_str(), &st) == 0)
-          problem = "output file '" + final_ + "' appeared while the study ran; not replaced (use --force to replace)";
+          problem = "output file " + quote(final_) + " appeared while the study ran; not replaced (use --force to replace)";
         else if (::rename(temp_.c_str(), final_.c_str()) != 0)  // file systems without hard links
-          problem = "cannot rename '" + temp_ + "' to '" + final_ + "': " + std::strerror(errno);
+          problem = "cannot rename " + quote(temp_) + " to " + quote(final_) + ": " + std::strerror(errno);
       } else {
         ::unlink(temp_.c_str());
       }
@@ -341,26 +342,26 @@ void SafeOutput::commit() {
 void write_text_file(const std::string& path, const std::string& text, bool force,
                      const std::vector<std::string>& inputs) {
   struct stat st {};
-  if (path.empty() || path.back() == '/') throw UsageError("output path '" + path + "' names a directory; give a file name");
+  if (path.empty() || path.back() == '/') throw UsageError("output path " + quote(path) + " names a directory; give a file name");
   if (::stat(path.c_str(), &st) == 0) {
     for (const auto& in : inputs) {
       struct stat si {};
       if (::stat(in.c_str(), &si) == 0 && si.st_dev == st.st_dev && si.st_ino == st.st_ino)
-        throw UsageError("output file '" + path + "' is the input file '" + in + "'; choose another --output");
+        throw UsageError("output file " + quote(path) + " is the input file " + quote(in) + "; choose another --output");
     }
     if (const std::string why = unreplaceable(path, "output path"); !why.empty())
       throw UsageError(why + "; choose another --output");
     if (!force)
-      throw UsageError("output file '" + path + "' exists; pass --force to replace it or choose another --output");
+      throw UsageError("output file " + quote(path) + " exists; pass --force to replace it or choose another --output");
   }
   const std::string dir = directory_of(path);
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw UsageError("output directory '" + dir + "' does not exist; create it (mkdir -p " + dir +
+    throw UsageError("output directory " + quote(dir) + " does not exist; create it (mkdir -p " + dir +
                      ") or choose another --output");
   const std::string temp = path + ".tmp." + std::to_string(static_cast<long>(::getpid()));
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0)
-    throw UsageError("cannot create '" + temp + "' (" + std::strerror(errno) + "); choose another --output");
+    throw UsageError("cannot create " + quote(temp) + " (" + std::strerror(errno) + "); choose another --output");
   std::string problem;
   std::size_t done = 0;
   while (done < text.size() && problem.empty()) {
@@ -375,7 +376,7 @@ void write_text_file(const std::string& path, const std::string& text, bool forc
   if (problem.empty() && ::rename(temp.c_str(), path.c_str()) != 0) problem = std::strerror(errno);
   if (!problem.empty()) {
     ::unlink(temp.c_str());
-    throw IoError("cannot write '" + path + "': " + problem + " (nothing written under that name)");
+    throw IoError("cannot write " + quote(path) + ": " + problem + " (nothing written under that name)");
   }
   fsync_path(dir, true);
 }

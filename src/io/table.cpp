@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 
 namespace lie::io {
 
@@ -16,7 +17,7 @@ TableFormat parse_table_format(const std::string& s) {
   if (s == "md" || s == "markdown") return TableFormat::Markdown;
   if (s == "tex" || s == "latex") return TableFormat::Latex;
   if (s == "csv") return TableFormat::Csv;
-  throw UsageError("option --format has value '" + s + "'; allowed: md, tex, csv");
+  throw UsageError("option --format has value " + quote(s) + "; allowed: md, tex, csv");
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "io/config.hpp"
 #include "methods/order_conditions.hpp"
 
@@ -62,33 +63,33 @@ bool ButcherTable::fsal() const {
 
 void ButcherTable::validate() const {
   const std::size_t s = static_cast<std::size_t>(stages);
-  if (stages < 1) throw UsageError("Butcher table '" + name + "': needs at least one stage");
+  if (stages < 1) throw UsageError("Butcher table " + quote(name) + ": needs at least one stage");
   if (stages > kMaxStages)
-    throw UsageError("Butcher table '" + name + "': " + std::to_string(stages) + " stages; at most " +
+    throw UsageError("Butcher table " + quote(name) + ": " + std::to_string(stages) + " stages; at most " +
                      std::to_string(kMaxStages) + " are supported");
   if (A.size() != s * s)
-    throw UsageError("Butcher table '" + name + "': A has " + std::to_string(A.size()) + " entries, expected " +
+    throw UsageError("Butcher table " + quote(name) + ": A has " + std::to_string(A.size()) + " entries, expected " +
                      std::to_string(s * s) + " (stages x stages, row by row)");
   if (b.size() != s)
-    throw UsageError("Butcher table '" + name + "': b has " + std::to_string(b.size()) + " entries, expected " +
+    throw UsageError("Butcher table " + quote(name) + ": b has " + std::to_string(b.size()) + " entries, expected " +
                      std::to_string(s));
   if (!bhat.empty() && bhat.size() != s)
-    throw UsageError("Butcher table '" + name + "': bhat has " + std::to_string(bhat.size()) +
+    throw UsageError("Butcher table " + quote(name) + ": bhat has " + std::to_string(bhat.size()) +
                      " entries, expected " + std::to_string(s));
   if (c.size() != s)
-    throw UsageError("Butcher table '" + name + "': c has " + std::to_string(c.size()) + " entries, expected " +
+    throw UsageError("Butcher table " + quote(name) + ": c has " + std::to_string(c.size()) + " entries, expected " +
                      std::to_string(s));
   for (int i = 0; i < stages; ++i) {
     double row = 0.0;
     for (int j = 0; j < stages; ++j) {
       if (j >= i && a(i, j) != 0.0)
-        throw UsageError("Butcher table '" + name + "': A(" + std::to_string(i + 1) + "," + std::to_string(j + 1) +
+        throw UsageError("Butcher table " + quote(name) + ": A(" + std::to_string(i + 1) + "," + std::to_string(j + 1) +
                          ") is nonzero; only explicit (strictly lower triangular) tables are supported");
       row += a(i, j);
     }
     if (std::fabs(row - c[static_cast<std::size_t>(i)]) > 1e-12)
-      throw UsageError("Butcher table '" + name + "': c_" + std::to_string(i + 1) + " = " +
-                       std::to_string(c[static_cast<std::size_t>(i)]) + " but row sum of A is " + std::to_string(row) +
+      throw UsageError("Butcher table " + quote(name) + ": c_" + std::to_string(i + 1) + " = " +
+                       num(c[static_cast<std::size_t>(i)]) + " but row sum of A is " + num(row) +
                        " (need c_i = sum_j a_ij)");
   }
 }
@@ -185,12 +186,12 @@ std::vector<double> parse_stage_matrix(const std::string& key, const std::string
     // A trailing ';' leaves an empty last row: drop it.
     if (rows.size() == s + 1 && split_entries(rows.back()).empty()) rows.pop_back();
     if (rows.size() != s)
-      throw UsageError("key '" + key + "' has " + std::to_string(rows.size()) + " rows (separated by ';'), but b has " +
+      throw UsageError("key " + quote(key) + " has " + std::to_string(rows.size()) + " rows (separated by ';'), but b has " +
                        std::to_string(s) + " entries; need one row per stage");
     for (std::size_t i = 0; i < s; ++i) {
       const auto row = parse_vector(key, rows[i]);
       if (row.size() > s)
-        throw UsageError("key '" + key + "': row " + std::to_string(i + 1) + " has " + std::to_string(row.size()) +
+        throw UsageError("key " + quote(key) + ": row " + std::to_string(i + 1) + " has " + std::to_string(row.size()) +
                          " entries, more than the " + std::to_string(s) + " stages");
       for (std::size_t j = 0; j < row.size(); ++j) A[i * s + j] = row[j];
     }
@@ -204,7 +205,7 @@ std::vector<double> parse_stage_matrix(const std::string& key, const std::string
       for (std::size_t j = 0; j < i; ++j) A[i * s + j] = v[k++];
     return A;
   }
-  throw UsageError("key '" + key + "' has " + std::to_string(v.size()) + " entries; with s = " + std::to_string(s) +
+  throw UsageError("key " + quote(key) + " has " + std::to_string(v.size()) + " entries; with s = " + std::to_string(s) +
                    " stages (the length of tableau.b) give " + std::to_string(s * s) + " (row-major), " +
                    std::to_string(s * (s - 1) / 2) + " (below the diagonal), or rows separated by ';'");
 }
@@ -216,7 +217,7 @@ double parse_coefficient(const std::string& key, const std::string& text) {
   if (slash == std::string::npos) return parse_double(key, text);
   const double p = parse_double(key, text.substr(0, slash));
   const double q = parse_double(key, text.substr(slash + 1));
-  if (q == 0.0) throw UsageError("key '" + key + "' has entry '" + text + "'; division by zero");
+  if (q == 0.0) throw UsageError("key " + quote(key) + " has entry " + quote(text) + "; division by zero");
   return p / q;
 }
 
@@ -229,13 +230,13 @@ ButcherTable butcher_table_from_config(const Config& cfg) {
   const std::string A = user_tableau_key(cfg, "A"), b = user_tableau_key(cfg, "b"), c = user_tableau_key(cfg, "c"),
                     bhat = user_tableau_key(cfg, "bhat");
   if (!cfg.was_set(b) || !cfg.was_set(A))
-    throw UsageError("a user tableau needs keys '" + A + "' and '" + b + "' (section [" + A.substr(0, A.size() - 2) +
+    throw UsageError("a user tableau needs keys " + quote(A) + " and " + quote(b) + " (section [" + A.substr(0, A.size() - 2) +
                      "] of the experiment file); see `liebench run --help`");
   ButcherTable t;
   t.name = cfg.get_string("tableau.name");
   t.source = "user tableau (experiment file)";
   t.b = parse_vector(b, cfg.get_string(b));
-  if (t.b.empty()) throw UsageError("key '" + b + "' is empty; expected the weights b_1..b_s");
+  if (t.b.empty()) throw UsageError("key " + quote(b) + " is empty; expected the weights b_1..b_s");
   const std::size_t s = t.b.size();
   t.stages = static_cast<int>(s);
   t.A = parse_stage_matrix(A, cfg.get_string(A), s);
@@ -252,10 +253,10 @@ ButcherTable butcher_table_from_config(const Config& cfg) {
   t.order = orders.main.order;
   t.embedded_order = t.has_embedded() ? orders.embedded.order : 0;
   if (t.order < 1)
-    throw UsageError("user tableau '" + t.name + "' does not even satisfy the first-order condition sum b_i = 1 "
-                     "(sum is " + std::to_string(orders.main.conditions.front().phi) + ")");
+    throw UsageError("user tableau " + quote(t.name) + " does not even satisfy the first-order condition sum b_i = 1 "
+                     "(sum is " + num(orders.main.conditions.front().phi) + ")");
   if (t.has_embedded() && t.embedded_order < 1)
-    throw UsageError("user tableau '" + t.name + "': the embedded weights " + bhat + " do not satisfy sum bhat_i = 1");
+    throw UsageError("user tableau " + quote(t.name) + ": the embedded weights " + bhat + " do not satisfy sum bhat_i = 1");
   return t;
 }
 
@@ -265,10 +266,10 @@ Config user_tableau_config(const Config& cfg, const std::string& name, const std
   const bool section = section_set(cfg, name);
   const bool plain = cfg.get_string("tableau.name") == name && (cfg.was_set("tableau.A") || cfg.was_set("tableau.b"));
   if (section && plain)
-    throw UsageError("method '" + spec + "': tableau '" + name + "' is given twice, in section [tableau." + name +
+    throw UsageError("method " + quote(spec) + ": tableau " + quote(name) + " is given twice, in section [tableau." + name +
                      "] and as tableau.* with tableau.name = " + name + "; keep one");
   if (!section && !plain)
-    throw UsageError("method '" + spec + "': no user tableau named '" + name + "'; give its keys in section [tableau." +
+    throw UsageError("method " + quote(spec) + ": no user tableau named " + quote(name) + "; give its keys in section [tableau." +
                      name + "] (A and b; optional c, bhat, project), or set tableau.name = " + name +
                      " beside the keys tableau.*");
   return cfg.with({{"tableau.name", name}});

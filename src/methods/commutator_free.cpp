@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/quote.hpp"
 #include "methods/order_conditions.hpp"
 
 namespace lie {
@@ -286,7 +287,7 @@ CfMap parse_cf_map(const std::string& key, const std::string& value, std::size_t
                     base.find_first_not_of("0123456789", 1) == std::string::npos &&
                     (k = std::stoul(base.substr(1))) >= 1;
     if (!ok)
-      throw UsageError("key '" + key + "' has base point '" + base + "'; write Yk: with k the stage (Y1 = y_n)");
+      throw UsageError("key " + quote(key) + " has base point " + quote(base) + "; write Yk: with k the stage (Y1 = y_n)");
     m.base = static_cast<int>(k - 1);
     text = text.substr(colon + 1);
   }
@@ -299,10 +300,10 @@ CfMap parse_cf_map(const std::string& key, const std::string& value, std::size_t
   for (std::size_t j = 0; j < rows.size(); ++j) {
     std::vector<double> row = parse_row(key, rows[j]);
     if (row.empty())
-      throw UsageError("key '" + key + "': exponential " + std::to_string(j + 1) +
+      throw UsageError("key " + quote(key) + ": exponential " + std::to_string(j + 1) +
                        " is empty; give its coefficients of f_1..f_s (0 for none)");
     if (row.size() > s)
-      throw UsageError("key '" + key + "': exponential " + std::to_string(j + 1) + " has " +
+      throw UsageError("key " + quote(key) + ": exponential " + std::to_string(j + 1) + " has " +
                        std::to_string(row.size()) + " coefficients, more than the s = " + std::to_string(s) +
                        " stages (1 + the highest cf.stageK key set)");
     row.resize(s, 0.0);
@@ -353,19 +354,19 @@ CfTable cf_table_from_config(const Config& cfg) {
                        std::to_string(s) + " stages");
     for (std::size_t r = 0; r < s; ++r)
       if (std::fabs(c[r] - t.c(static_cast<int>(r))) > tol)
-        throw UsageError("key 'cf.c': c_" + std::to_string(r + 1) + " = " + std::to_string(c[r]) +
+        throw UsageError("key 'cf.c': c_" + std::to_string(r + 1) + " = " + num(c[r]) +
                          " but the coefficients of stage " + std::to_string(r + 1) + " (with its base chain) sum to " +
-                         std::to_string(t.c(static_cast<int>(r))) + "; every stage's coefficients must sum to its node");
+                         num(t.c(static_cast<int>(r))) + "; every stage's coefficients must sum to its node");
   }
   const TableOrders o = table_orders(t.underlying(), tol);
   t.order = o.main.order;
   t.embedded_order = embedded ? o.embedded.order : 0;
   if (t.order < 1)
-    throw UsageError("user CF method '" + t.name + "': the output's coefficients sum to " +
+    throw UsageError("user CF method " + quote(t.name) + ": the output's coefficients sum to " +
                      std::to_string(o.main.conditions.front().phi) +
                      ", not 1 (first-order condition of the underlying method)");
   if (embedded && t.embedded_order < 1)
-    throw UsageError("user CF method '" + t.name + "': the coefficients of cf.embedded do not sum to 1");
+    throw UsageError("user CF method " + quote(t.name) + ": the coefficients of cf.embedded do not sum to 1");
   return t;
 }
 

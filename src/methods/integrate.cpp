@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/quote.hpp"
 #include "core/stop.hpp"
 
 namespace lie {
@@ -37,12 +38,12 @@ double tolerance_key(const Config& cfg, const std::string& key, std::optional<do
   const std::string v = cfg.get_string(key);
   if (v == "tol") {
     if (!tol)
-      throw UsageError("key '" + key + "' is 'tol' but this run has no tolerance; set key 'tol' or give '" + key +
+      throw UsageError("key " + quote(key) + " is 'tol' but this run has no tolerance; set key 'tol' or give '" + key +
                        "' a number");
     return *tol;
   }
   const double x = parse_double(key, v);
-  if (x < 0.0) throw UsageError("key '" + key + "' has value '" + v + "'; allowed: 'tol' or a number >= 0");
+  if (x < 0.0) throw UsageError("key " + quote(key) + " has value " + quote(v) + "; allowed: 'tol' or a number >= 0");
   return x;
 }
 
@@ -51,9 +52,9 @@ double tolerance_key(const Config& cfg, const std::string& key, std::optional<do
 AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, double t0, double t_final,
                                  std::optional<double> tol) {
   if (method.embedded_order <= 0)
-    throw UsageError("method '" + method.name + "' has no embedded error estimator, so it cannot run with a "
+    throw UsageError("method " + quote(method.name) + " has no embedded error estimator, so it cannot run with a "
                      "tolerance; use an embedded pair (rkmk54, cf32a, cf32b, cf43, dopri54, ...) or fixed steps");
-  if (tol && !(*tol > 0.0)) throw UsageError("key 'tol' has value " + std::to_string(*tol) + "; must be > 0");
+  if (tol && !(*tol > 0.0)) throw UsageError("key 'tol' has value " + num(*tol) + "; must be > 0");
   AdaptiveOptions o;
   o.t0 = t0;
   o.t_final = t_final;
@@ -63,7 +64,7 @@ AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, do
   if (slack != "auto") {
     o.end_slack = parse_double("end_slack", slack);
     if (!(o.end_slack >= 0.0))
-      throw UsageError("key 'end_slack' has value '" + slack + "'; allowed: auto or a number >= 0");
+      throw UsageError("key 'end_slack' has value " + quote(slack) + "; allowed: auto or a number >= 0");
   }
   o.controller = make_controller(cfg, method.order, method.embedded_order);
   o.norm.atol = tolerance_key(cfg, "atol", tol);

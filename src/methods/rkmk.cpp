@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/quote.hpp"
 #include "parallel/loops.hpp"
 
 namespace lie {
@@ -23,7 +24,7 @@ int dexpinv_terms_from(const Config& cfg, int fallback) {
   if (v == "exact") return fallback;
   const long q = parse_int("dexpinv", v);
   if (q < 0 || q > kMaxDexpinvTerms)
-    throw UsageError("key 'dexpinv' has value '" + v + "'; allowed: exact or an integer 0.." +
+    throw UsageError("key 'dexpinv' has value " + quote(v) + "; allowed: exact or an integer 0.." +
                      std::to_string(kMaxDexpinvTerms));
   return static_cast<int>(q);
 }

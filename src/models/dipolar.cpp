@@ -1,6 +1,7 @@
 #include "models/dipolar.hpp"
 
 #include "core/numeric.hpp"
+#include "core/quote.hpp"
 #include "groups/maps.hpp"
 
 #include <omp.h>
@@ -123,8 +124,8 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
     p.dipole = {1.0, 1.0, 0.0};  // [K] 3.2.2, 2-D runs
   }
   if (p.initial == Initial::Random2D && p.dipole[2] != 0.0)
-    throw UsageError("key 'dipolar.dipole' has value '" + cfg.get_string("dipolar.dipole") +
-                     "'; the 2-D variant (initial = random2d) needs a dipole in the x-y plane (third value 0)");
+    throw UsageError("key 'dipolar.dipole' has value " + quote(cfg.get_string("dipolar.dipole")) +
+                     "; the 2-D variant (initial = random2d) needs a dipole in the x-y plane (third value 0)");
   p.dipole_strength = cfg.get_nonnegative("dipolar.dipole_strength");
   p.lj_attraction = cfg.get_bool("dipolar.lj_attraction");
   p.cutoff = cfg.get_nonnegative("dipolar.cutoff");
@@ -141,12 +142,12 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
   if (p_.initial == DipolarParams::Initial::File) {
     const io::DatasetShape shape = io::probe_rows(p_.file, p_.dataset, ctx_.comm(), "dipolar.file");
     if (shape.cols != static_cast<std::size_t>(kStateDim))
-      throw UsageError("dataset '" + p_.dataset + "' in '" + p_.file + "' (key 'dipolar.file') has " +
+      throw UsageError("dataset " + quote(p_.dataset) + " in " + quote(p_.file) + " (key 'dipolar.file') has " +
                        std::to_string(shape.cols) + " values per row; the dipolar state needs 18 (q, p, Q, m)");
     if (p_.n == 0) p_.n = shape.rows;
     if (shape.rows != p_.n)
-      throw UsageError("key 'dipolar.N' has value " + std::to_string(p_.n) + " but dataset '" + p_.dataset +
-                       "' in '" + p_.file + "' holds " + std::to_string(shape.rows) + " bodies");
+      throw UsageError("key 'dipolar.N' has value " + std::to_string(p_.n) + " but dataset " + quote(p_.dataset) +
+                       " in " + quote(p_.file) + " holds " + std::to_string(shape.rows) + " bodies");
   }
   if (p_.n == 0) throw UsageError("key 'dipolar.N' must be >= 1");
   range_ = par::balanced_range(p_.n, ctx_.size(), ctx_.rank());
@@ -247,7 +248,7 @@ void Dipolar::read_state_file() {
   }
   const double first_bad = ctx_.min(ok ? std::numeric_limits<double>::infinity() : static_cast<double>(bad));
   if (std::isfinite(first_bad))
-    throw UsageError("dataset '" + p_.dataset + "' in '" + p_.file + "' (key 'dipolar.file'): body " +
+    throw UsageError("dataset " + quote(p_.dataset) + " in " + quote(p_.file) + " (key 'dipolar.file'): body " +
                      std::to_string(static_cast<std::size_t>(first_bad)) +
                      " has a non-finite value or an orientation that is not a rotation (||Q^T Q - I|| > 1e-10)");
   y0_ = std::move(rows);
@@ -568,7 +569,7 @@ void Dipolar::trajectory_field(const std::string& name, const double* y, double*
     } else if (name == "angular_velocity") {
       for (int k = 0; k < 3; ++k) out[3 * li + static_cast<std::size_t>(k)] = s[15 + k] / p_.inertia[static_cast<std::size_t>(k)];
     } else {
-      throw std::out_of_range("dipolar model has no trajectory field '" + name + "'");
+      throw std::out_of_range("dipolar model has no trajectory field " + quote(name));
     }
   }
 }

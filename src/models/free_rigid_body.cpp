@@ -1,5 +1,7 @@
 #include "models/free_rigid_body.hpp"
 
+#include "core/quote.hpp"
+
 #include <boost/math/special_functions/ellint_1.hpp>
 #include <boost/math/special_functions/ellint_3.hpp>
 #include <boost/math/special_functions/jacobi_elliptic.hpp>
@@ -231,7 +233,7 @@ std::unique_ptr<Model> FreeRigidBody::create(const Config& cfg, par::Context& ct
   } else {
     const auto items = split_list(m0s);
     if (items.size() != 3)
-      throw UsageError("key 'free_rigid_body.m0' has value '" + m0s + "'; expected 'random' or three numbers");
+      throw UsageError("key 'free_rigid_body.m0' has value " + quote(m0s) + "; expected 'random' or three numbers");
     for (std::size_t i = 0; i < 3; ++i) m0[i] = parse_double("free_rigid_body.m0", items[i]);
   }
   return std::make_unique<FreeRigidBody>(std::array<double, 3>{I[0], I[1], I[2]}, m0,

@@ -1,6 +1,7 @@
 #include "models/nfold_pendulum.hpp"
 
 #include "core/numeric.hpp"
+#include "core/quote.hpp"
 #include "groups/maps.hpp"
 
 #include <omp.h>
@@ -112,12 +113,12 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
     if (p_.file.empty()) throw UsageError("key 'nfold_pendulum.file' is empty; initial = file needs an HDF5 file");
     const io::DatasetShape shape = io::probe_rows(p_.file, p_.dataset, ctx.comm(), "nfold_pendulum.file");
     if (shape.cols != 6)
-      throw UsageError("dataset '" + p_.dataset + "' in '" + p_.file + "' (key 'nfold_pendulum.file') has " +
+      throw UsageError("dataset " + quote(p_.dataset) + " in " + quote(p_.file) + " (key 'nfold_pendulum.file') has " +
                        std::to_string(shape.cols) + " values per row; the chain needs 6 (q_i, w_i)");
     if (p_.N == 0) p_.N = shape.rows;
     if (shape.rows != p_.N)
-      throw UsageError("key 'nfold_pendulum.N' has value '" + std::to_string(p_.N) + "' but dataset '" + p_.dataset +
-                       "' in '" + p_.file + "' holds " + std::to_string(shape.rows) + " links");
+      throw UsageError("key 'nfold_pendulum.N' has value " + quote(std::to_string(p_.N)) + " but dataset " + quote(p_.dataset) +
+                       " in " + quote(p_.file) + " holds " + std::to_string(shape.rows) + " links");
   }
   const std::size_t N = p_.N;
   const std::string Ns = std::to_string(N);
@@ -128,7 +129,7 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
                        " values; allowed: one value for every link or N = " + Ns + " values");
     for (double x : v)
       if (!(x > 0.0) || !std::isfinite(x))
-        throw UsageError(std::string("key '") + key + "' has value '" + std::to_string(x) + "'; must be > 0");
+        throw UsageError(std::string("key '") + key + "' has value " + quote(num(x)) + "; must be > 0");
   };
   check_list(p_.mass, "nfold_pendulum.mass");
   check_list(p_.length, "nfold_pendulum.length");
@@ -144,15 +145,15 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
       const double qq = dot3(q, q), qw = dot3(q, w), wn = std::sqrt(dot3(w, w));
       const std::string link = " of link " + std::to_string(i + 1);
       if (!(std::fabs(1.0 - qq) <= 1e-12))
-        throw UsageError("key 'nfold_pendulum.q0': q" + link + " has |q|^2 = " + std::to_string(qq) +
+        throw UsageError("key 'nfold_pendulum.q0': q" + link + " has |q|^2 = " + num(qq) +
                          "; must be a unit vector (to 1e-12): give q/|q| with 16 significant digits");
       if (!(std::fabs(qw) <= 1e-12 * (1.0 + wn)))
-        throw UsageError("key 'nfold_pendulum.w0': w" + link + " has q.w = " + std::to_string(qw) +
+        throw UsageError("key 'nfold_pendulum.w0': w" + link + " has q.w = " + num(qw) +
                          "; must be tangent (q.w = 0 to 1e-12): give w - (q.w) q");
     }
   }
   if (!(p_.gravity >= 0.0) || !std::isfinite(p_.gravity))
-    throw UsageError("key 'nfold_pendulum.gravity' has value '" + std::to_string(p_.gravity) + "'; must be >= 0");
+    throw UsageError("key 'nfold_pendulum.gravity' has value " + quote(num(p_.gravity)) + "; must be >= 0");
   for (auto [per, src] : {std::pair<PerLink*, const std::vector<double>*>{&mass_, &p_.mass}, {&length_, &p_.length}}) {
     per->values = *src;
     per->inverses.resize(src->size());
@@ -168,7 +169,7 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
   const std::size_t B = p_.blocks == 0 ? default_blocks(N) : p_.blocks;
   const std::size_t max_blocks = N == 1 ? 1 : N / 2;
   if (B > max_blocks)
-    throw UsageError("key 'nfold_pendulum.blocks' has value '" + std::to_string(p_.blocks) + "'; allowed: 0 (automatic, " +
+    throw UsageError("key 'nfold_pendulum.blocks' has value " + quote(std::to_string(p_.blocks)) + "; allowed: 0 (automatic, " +
                      std::to_string(default_blocks(N)) + " for N = " + Ns + ") or 1.." + std::to_string(max_blocks) +
                      " (at most N/2: every block needs 2 links)");
   if (static_cast<std::size_t>(ctx.size()) > B)
@@ -204,7 +205,7 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
     }
     const double global_worst = ctx.max(std::isnan(worst) ? std::numeric_limits<double>::infinity() : worst);
     if (!(global_worst <= 1e-8))
-      throw UsageError("dataset '" + p_.dataset + "' in '" + p_.file + "' (key 'nfold_pendulum.file') is not a chain " +
+      throw UsageError("dataset " + quote(p_.dataset) + " in " + quote(p_.file) + " (key 'nfold_pendulum.file') is not a chain " +
                        "state on (TS^2)^N: max(|1 - |q_i|^2|, |q_i.w_i|/(1 + |w_i|)) = " + std::to_string(global_worst));
   }
 }
@@ -698,7 +699,7 @@ void NFoldPendulum::trajectory_field(const std::string& name, const double* y, d
     const std::size_t o = name == "direction" ? 0 : 3;
     for (std::size_t li = 0; li < n; ++li) std::copy_n(y + 6 * li + o, 3, out + 3 * li);
   } else {
-    throw std::invalid_argument("nfold_pendulum has no trajectory field '" + name + "'");
+    throw std::invalid_argument("nfold_pendulum has no trajectory field " + quote(name));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "io/hdf5_rows.hpp"
 
 namespace lie::io {
@@ -83,8 +84,8 @@ void read_state(const std::string& path, const std::string& dataset, const Model
   const StateRows layout = state_rows(model, ctx);
   const DatasetShape shape = probe_rows(path, dataset, ctx.comm(), key);
   if (shape.rows != layout.global_rows || shape.cols != layout.cols)
-    throw UsageError("dataset '" + dataset + "' in '" + path + "' has shape [" + std::to_string(shape.rows) + "][" +
-                     std::to_string(shape.cols) + "] (key '" + key + "'); model '" + model.name() + "' needs [" +
+    throw UsageError("dataset " + quote(dataset) + " in " + quote(path) + " has shape [" + std::to_string(shape.rows) +
+                     "][" + std::to_string(shape.cols) + "] (key '" + key + "'); model '" + model.name() + "' needs [" +
                      std::to_string(layout.global_rows) + "][" + std::to_string(layout.cols) + "]");
   std::vector<double> rows;
   read_rows(path, dataset, ctx.comm(), layout.row_offset, layout.row_offset + layout.local_rows, layout.cols, rows, key);

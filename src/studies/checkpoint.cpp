@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "io/h5.hpp"
 #include "io/safe_output.hpp"
 #include "studies/state_file.hpp"
@@ -53,57 +54,6 @@ std::vector<std::int64_t> to_ints(const std::vector<double>& v) {
   return std::vector<std::int64_t>(v.begin(), v.end());
 }
 
-void write_series(const h5::File& f, hid_t parent, const TimeSeries& s) {
-  h5::Handle g = h5::create_group(parent, "series");
-  h5::write_vector(f, g, "step", s.step);
-  h5::write_vector(f, g, "time", s.time);
-  std::vector<double> values;
-  for (const auto& v : s.values) values.insert(values.end(), v.begin(), v.end());
-  h5::write_vector(f, g, "values", values);
-  if (!s.names.empty()) h5::attr(g, "names", s.names);
-}
-
-TimeSeries read_series(hid_t parent) {
-  h5::Handle g = h5::open_group(parent, "series");
-  TimeSeries series;
-  series.step = to_ints(h5::read_doubles(g, "step"));
-  series.time = h5::read_doubles(g, "time");
-  if (h5::has_attr(g, "names")) series.names = h5::attr_strings(g, "names");
-  const std::vector<double> values = h5::read_doubles(g, "values");
-  const std::size_t m = series.step.size();
-  if (series.time.size() != m || values.size() != m * series.names.size())
-    throw UsageError("its time series are inconsistent");
-  for (std::size_t i = 0; i < series.names.size(); ++i)
-    series.values.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(i * m),
-                               values.begin() + static_cast<std::ptrdiff_t>((i + 1) * m));
-  return series;
-}
-
-void write_record(const h5::File& f, hid_t g, const AdaptiveRecord& a) {
-  h5::write_vector(f, g, "t", a.t);
-  h5::write_vector(f, g, "h", a.h);
-  h5::write_vector(f, g, "err", a.err);
-  h5::write_vector(f, g, "rejected_t", a.rejected_t);
-  h5::write_vector(f, g, "rejected_h", a.rejected_h);
-  h5::attr(g, "accepted", static_cast<std::int64_t>(a.accepted));
-  h5::attr(g, "rejected", static_cast<std::int64_t>(a.rejected));
-}
-
-AdaptiveRecord read_record(hid_t g) {
-  AdaptiveRecord a;
-  a.t = h5::read_doubles(g, "t");
-  a.h = h5::read_doubles(g, "h");
-  a.err = h5::read_doubles(g, "err");
-  a.rejected_t = h5::read_doubles(g, "rejected_t");
-  a.rejected_h = h5::read_doubles(g, "rejected_h");
-  a.accepted = static_cast<std::uint64_t>(h5::attr_int(g, "accepted"));
-  a.rejected = static_cast<std::uint64_t>(h5::attr_int(g, "rejected"));
-  if (a.t.size() != a.accepted || a.h.size() != a.accepted || a.err.size() != a.accepted ||
-      a.rejected_t.size() != a.rejected)
-    throw UsageError("its step record is inconsistent");
-  return a;
-}
-
 /// FNV-1a over bytes, continued from `h`: the checksums that tell a corrupt checkpoint (HDF5
 /// does not checksum raw data) from a good one.
 std::uint64_t fnv(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ULL) {
@@ -115,6 +65,102 @@ template <class T>
 std::uint64_t fnv(const std::vector<T>& v, std::uint64_t h) {
   const std::uint64_t n = v.size();
   return fnv(v.data(), v.size() * sizeof(T), fnv(&n, sizeof n, h));
+}
+
+/// Checksum of a checkpoint's attributes, summed over (object, name, value) as they are written
+/// and again as they are read, in any order: HDF5 checksums no attribute in the file format
+/// liebench writes, and without it one flipped byte in the model's name read as "another run:
+/// model ''" and one in a counter as a wrong number. Integer vectors count as the doubles they
+/// are read back as (h5::attr_doubles).
+class AttrSum {
+ public:
+  void add(const std::string& obj, const std::string& name, const void* data, std::size_t n) {
+    sum_ += fnv(data, n, fnv(name.data(), name.size(), fnv(obj.data(), obj.size() + 1)));
+  }
+  void add(const std::string& obj, const std::string& name, const std::string& v) {
+    add(obj, name, v.data(), v.size());
+  }
+  void add(const std::string& obj, const std::string& name, std::int64_t v) { add(obj, name, &v, sizeof v); }
+  void add(const std::string& obj, const std::string& name, double v) { add(obj, name, &v, sizeof v); }
+  void add(const std::string& obj, const std::string& name, const std::vector<double>& v) {
+    add(obj, name, v.data(), v.size() * sizeof(double));
+  }
+  void add(const std::string& obj, const std::string& name, const std::vector<std::int64_t>& v) {
+    add(obj, name, std::vector<double>(v.begin(), v.end()));
+  }
+  void add(const std::string& obj, const std::string& name, const std::vector<std::string>& v) {
+    std::string joined;
+    for (const auto& x : v) joined += x + '\0';
+    add(obj, name, joined);
+  }
+  std::int64_t value() const { return static_cast<std::int64_t>(sum_); }
+
+  /// h5::attr that adds to the sum.
+  template <class T>
+  void put(hid_t g, const std::string& obj, const std::string& name, const T& v) {
+    h5::attr(g, name, v);
+    add(obj, name, v);
+  }
+  /// The attribute read back (h5::attr_string, attr_int, ...), added to the sum.
+  template <class T>
+  T got(const std::string& obj, const std::string& name, T v) {
+    add(obj, name, v);
+    return v;
+  }
+
+ private:
+  std::uint64_t sum_ = 0;
+};
+
+void write_series(const h5::File& f, hid_t parent, const TimeSeries& s, AttrSum& sum, const std::string& obj) {
+  h5::Handle g = h5::create_group(parent, "series");
+  h5::write_vector(f, g, "step", s.step);
+  h5::write_vector(f, g, "time", s.time);
+  std::vector<double> values;
+  for (const auto& v : s.values) values.insert(values.end(), v.begin(), v.end());
+  h5::write_vector(f, g, "values", values);
+  if (!s.names.empty()) sum.put(g, obj + "/series", "names", s.names);
+}
+
+TimeSeries read_series(hid_t parent, AttrSum& sum, const std::string& obj) {
+  h5::Handle g = h5::open_group(parent, "series");
+  TimeSeries series;
+  series.step = to_ints(h5::read_doubles(g, "step"));
+  series.time = h5::read_doubles(g, "time");
+  if (h5::has_attr(g, "names")) series.names = sum.got(obj + "/series", "names", h5::attr_strings(g, "names"));
+  const std::vector<double> values = h5::read_doubles(g, "values");
+  const std::size_t m = series.step.size();
+  if (series.time.size() != m || values.size() != m * series.names.size())
+    throw UsageError("its time series are inconsistent");
+  for (std::size_t i = 0; i < series.names.size(); ++i)
+    series.values.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(i * m),
+                               values.begin() + static_cast<std::ptrdiff_t>((i + 1) * m));
+  return series;
+}
+
+void write_record(const h5::File& f, hid_t g, const AdaptiveRecord& a, AttrSum& sum, const std::string& obj) {
+  h5::write_vector(f, g, "t", a.t);
+  h5::write_vector(f, g, "h", a.h);
+  h5::write_vector(f, g, "err", a.err);
+  h5::write_vector(f, g, "rejected_t", a.rejected_t);
+  h5::write_vector(f, g, "rejected_h", a.rejected_h);
+  sum.put(g, obj, "accepted", static_cast<std::int64_t>(a.accepted));
+  sum.put(g, obj, "rejected", static_cast<std::int64_t>(a.rejected));
+}
+
+AdaptiveRecord read_record(hid_t g, AttrSum& sum, const std::string& obj) {
+  AdaptiveRecord a;
+  a.t = h5::read_doubles(g, "t");
+  a.h = h5::read_doubles(g, "h");
+  a.err = h5::read_doubles(g, "err");
+  a.rejected_t = h5::read_doubles(g, "rejected_t");
+  a.rejected_h = h5::read_doubles(g, "rejected_h");
+  a.accepted = static_cast<std::uint64_t>(sum.got(obj, "accepted", h5::attr_int(g, "accepted")));
+  a.rejected = static_cast<std::uint64_t>(sum.got(obj, "rejected", h5::attr_int(g, "rejected")));
+  if (a.t.size() != a.accepted || a.h.size() != a.accepted || a.err.size() != a.accepted ||
+      a.rejected_t.size() != a.rejected)
+    throw UsageError("its step record is inconsistent");
+  return a;
 }
 
 /// Checksum of a state that does not depend on the layout: the sum over global rows of a hash
@@ -234,12 +280,12 @@ std::string first_difference(const std::string& have, const std::string& want) {
     if (it == a.end()) {
       const OptionSpec* spec = OptionCatalog::instance().find(k);
       if (spec && !spec->default_value.empty() && spec->default_value == v) continue;
-      return "key '" + k + "' is not in the checkpoint";
+      return "key " + quote(k) + " is not in the checkpoint";
     }
     if (it->second != v) return k + " = " + it->second + " there, " + v + " here";
   }
   for (const auto& [k, v] : a)
-    if (!b.count(k)) return "key '" + k + "' is only in the checkpoint";
+    if (!b.count(k)) return "key " + quote(k) + " is only in the checkpoint";
   return "";
 }
 
@@ -273,7 +319,7 @@ Checkpointer::Checkpointer(const Config& cfg, const RunRequest& req, const Study
   if (!active_ && (every_ > 0 || seconds_ > 0.0 || !restart_.empty()))
     throw UsageError("checkpoint_every, checkpoint_seconds and --restart cannot be used here: " + why);
   if (!restart_.empty() && !file_exists(restart_))
-    throw UsageError("option --restart names '" + restart_ + "', which does not exist; give a checkpoint file (" +
+    throw UsageError("option --restart names " + quote(restart_) + ", which does not exist; give a checkpoint file (" +
                      path_ + ")");
   last_time_ = wall_now();
   if (!active_) return;
@@ -305,6 +351,11 @@ const Model& Checkpointer::model_for(std::size_t point) {
 
 void Checkpointer::load(const std::string& path) {
   std::string problem;
+  // From the moment the file is known as a checkpoint of this version, anything that does not
+  // read back is damage ("corrupt ... remove it"), not another run: a checksum over every
+  // attribute (AttrSum) and one over every number (data_checksum, state_checksum) are compared
+  // before the study's identity is.
+  bool corrupt = false;
   struct StateToRead {
     std::string dataset, label;
     std::size_t point;
@@ -313,95 +364,122 @@ void Checkpointer::load(const std::string& path) {
   };
   std::vector<StateToRead> states;
   try {
+    corrupt = true;  // (a file HDF5 cannot open: truncated, overwritten, not HDF5)
     h5::File f = h5::File::open_read(path);
     const hid_t root = f.id();
-    if (!h5::has_attr(root, "format") || h5::attr_string(root, "format") != kCheckpointFormat)
+    corrupt = false;
+    const std::string format = h5::has_attr(root, "format") ? h5::attr_string(root, "format") : "";
+    const bool legacy = format == kCheckpointFormatWithoutAttributeSum;
+    if (format != kCheckpointFormat && !legacy)
       throw UsageError("it is not a liebench checkpoint of this version (format " +
-                       (h5::has_attr(root, "format") ? h5::attr_string(root, "format") : std::string("missing")) +
-                       ", expected " + kCheckpointFormat + ")");
-    auto expect = [&](const std::string& what, const std::string& have, const std::string& want) {
-      if (have != want)
-        throw UsageError("it belongs to another run: " + what + " '" + have + "' (this run: '" + want + "')");
-    };
-    expect("study", h5::attr_string(root, "study"), cfg_.get_string("study"));
-    expect("model", h5::attr_string(root, "model"), cfg_.get_string("model"));
-    const std::string why = first_difference(h5::attr_string(root, "config"), identity());
-    if (!why.empty()) throw UsageError("it belongs to another experiment (" + why + ")");
-    const std::int64_t done = h5::attr_int(root, "finished");
+                       (format.empty() ? std::string("missing") : quote(format)) + ", expected " + kCheckpointFormat +
+                       ")");
+    corrupt = true;
+    AttrSum sum;
+    sum.add("/", "format", format);
+    const std::string study = sum.got("/", "study", h5::attr_string(root, "study"));
+    const std::string model = sum.got("/", "model", h5::attr_string(root, "model"));
+    const std::string have = sum.got("/", "config", h5::attr_string(root, "config"));
+    const std::int64_t done = sum.got("/", "finished", h5::attr_int(root, "finished"));
+    std::vector<std::pair<std::string, std::size_t>> points;  // (label, grid point), checked below
     for (std::int64_t i = 0; i < done; ++i) {
       char name[40];
       std::snprintf(name, sizeof name, "finished/e_%05lld", static_cast<long long>(i));
       if (!h5::exists(root, name)) throw UsageError(std::string("it lacks ") + name);
       h5::Handle g = h5::open_group(root, name);
       Finished e;
-      const std::string label = h5::attr_string(g, "label");
-      e.point = static_cast<std::size_t>(h5::attr_int(g, "point"));
-      if (e.point >= plan_.points()) throw UsageError("execution " + label + " names an unknown grid point");
-      e.result.status = h5::attr_string(g, "status");
-      e.result.counters = counters_from(h5::attr_doubles(g, "counters"));
-      apply_timing_text(h5::attr_string(g, "timings"), e.result);
-      if (h5::has_attr(g, "metrics")) e.result.metrics = metrics_from(h5::attr_string(g, "metrics"));
-      e.result.series = read_series(g);
+      const std::string label = sum.got(name, "label", h5::attr_string(g, "label"));
+      e.point = static_cast<std::size_t>(sum.got(name, "point", h5::attr_int(g, "point")));
+      points.emplace_back(label, e.point);
+      e.result.status = sum.got(name, "status", h5::attr_string(g, "status"));
+      e.result.counters = counters_from(sum.got(name, "counters", h5::attr_doubles(g, "counters")));
+      apply_timing_text(sum.got(name, "timings", h5::attr_string(g, "timings")), e.result);
+      if (h5::has_attr(g, "metrics"))
+        e.result.metrics = metrics_from(sum.got(name, "metrics", h5::attr_string(g, "metrics")));
+      e.result.series = read_series(g, sum, name);
       if (h5::exists(g, "adaptive")) {
         h5::Handle a = h5::open_group(g, "adaptive");
-        e.result.adaptive = read_record(a);
+        e.result.adaptive = read_record(a, sum, std::string(name) + "/adaptive");
       }
       const AdaptiveRecord* record = e.result.adaptive ? &*e.result.adaptive : nullptr;
-      if (h5::attr_int(g, "data_checksum") != data_checksum(finished_scalars(e.result), e.result.series, record))
-        throw UsageError("the data of " + label + " do not match their checksum (the file is corrupt)");
+      if (sum.got(name, "data_checksum", h5::attr_int(g, "data_checksum")) !=
+          data_checksum(finished_scalars(e.result), e.result.series, record))
+        throw UsageError("the data of " + label + " do not match their checksum");
       order_.push_back(label);
       auto& slot = finished_[label];
       slot = std::move(e);
       states.push_back({std::string("/") + name + "/state", label, slot.point, &slot.result.y,
-                        h5::attr_int(g, "state_checksum")});
+                        sum.got(name, "state_checksum", h5::attr_int(g, "state_checksum"))});
     }
     if (h5::exists(root, "current")) {
-      h5::Handle g = h5::open_group(root, "current");
+      const std::string name = "current";
+      h5::Handle g = h5::open_group(root, name);
       RunResume r;
-      resume_label_ = h5::attr_string(g, "label");
-      const auto point = static_cast<std::size_t>(h5::attr_int(g, "point"));
-      if (point >= plan_.points()) throw UsageError("execution " + resume_label_ + " names an unknown grid point");
-      r.t = h5::attr_double(g, "t");
-      r.step = static_cast<std::uint64_t>(h5::attr_int(g, "step"));
-      r.calls = static_cast<std::uint64_t>(h5::attr_int(g, "calls"));
-      r.counters = counters_from(h5::attr_doubles(g, "counters"));
-      r.cache_valid = h5::attr_int(g, "cache_valid") != 0;
-      resume_series_ = read_series(g);
+      resume_label_ = sum.got(name, "label", h5::attr_string(g, "label"));
+      const auto point = static_cast<std::size_t>(sum.got(name, "point", h5::attr_int(g, "point")));
+      points.emplace_back(resume_label_, point);
+      r.t = sum.got(name, "t", h5::attr_double(g, "t"));
+      r.step = static_cast<std::uint64_t>(sum.got(name, "step", h5::attr_int(g, "step")));
+      r.calls = static_cast<std::uint64_t>(sum.got(name, "calls", h5::attr_int(g, "calls")));
+      r.counters = counters_from(sum.got(name, "counters", h5::attr_doubles(g, "counters")));
+      r.cache_valid = sum.got(name, "cache_valid", h5::attr_int(g, "cache_valid")) != 0;
+      resume_series_ = read_series(g, sum, name);
       // The stepper's internal state (every rank reads rank 0's copy); absent in checkpoints
       // of earlier versions, refused in execute() for a stepper that has one.
       if (h5::exists(g, "stepper_state")) r.stepper_state = h5::read_doubles(g, "stepper_state");
       if (h5::exists(g, "adaptive")) {
+        const std::string an = name + "/adaptive";
         h5::Handle ag = h5::open_group(g, "adaptive");
         AdaptiveState a;
         a.t = r.t;
-        a.h = h5::attr_double(ag, "h");
-        a.samples = static_cast<std::uint64_t>(h5::attr_int(ag, "samples"));
-        const auto mem = h5::attr_doubles(ag, "memory");
+        a.h = sum.got(an, "h", h5::attr_double(ag, "h"));
+        a.samples = static_cast<std::uint64_t>(sum.got(an, "samples", h5::attr_int(ag, "samples")));
+        const auto mem = sum.got(an, "memory", h5::attr_doubles(ag, "memory"));
         if (mem.size() != 4) throw UsageError("its controller memory is incomplete");
         a.memory.err1 = mem[0];
         a.memory.err2 = mem[1];
         a.memory.h1 = mem[2];
         a.memory.filled = static_cast<int>(mem[3]);
-        a.record = read_record(ag);
+        a.record = read_record(ag, sum, an);
         r.adaptive = std::move(a);
       }
       const AdaptiveState* a = r.adaptive ? &*r.adaptive : nullptr;
       const std::vector<double>* ss = r.stepper_state ? &*r.stepper_state : nullptr;
-      if (h5::attr_int(g, "data_checksum") != data_checksum(current_scalars(r.t, r.step, r.calls, r.counters, a, ss),
-                                                            resume_series_, a ? &a->record : nullptr))
-        throw UsageError("the data of " + resume_label_ + " do not match their checksum (the file is corrupt)");
+      if (sum.got(name, "data_checksum", h5::attr_int(g, "data_checksum")) !=
+          data_checksum(current_scalars(r.t, r.step, r.calls, r.counters, a, ss), resume_series_,
+                        a ? &a->record : nullptr))
+        throw UsageError("the data of " + resume_label_ + " do not match their checksum");
       resume_ = std::move(r);
-      states.push_back({"/current/state", resume_label_, point, &resume_->y, h5::attr_int(g, "state_checksum")});
+      states.push_back({"/current/state", resume_label_, point, &resume_->y,
+                        sum.got(name, "state_checksum", h5::attr_int(g, "state_checksum"))});
     }
+    if (!legacy &&
+        (!h5::has_attr(root, "attributes_checksum") || h5::attr_int(root, "attributes_checksum") != sum.value()))
+      throw UsageError("its attributes do not match their checksum");
     f.close();
+    // Intact: is it this run's?
+    corrupt = false;
+    auto expect = [&](const std::string& what, const std::string& in_file, const std::string& want) {
+      if (in_file != want)
+        throw UsageError("it belongs to another run: " + what + " " + quote(in_file) + " (this run: " + quote(want) +
+                         ")");
+    };
+    expect("study", study, cfg_.get_string("study"));
+    expect("model", model, cfg_.get_string("model"));
+    const std::string why = first_difference(have, identity());
+    if (!why.empty()) throw UsageError("it belongs to another experiment (" + why + ")");
+    for (const auto& [label, point] : points)
+      if (point >= plan_.points()) throw UsageError("execution " + label + " names an unknown grid point");
   } catch (const std::exception& e) {
     problem = e.what();
   }
   // Every rank read the same file: agree before the (collective) state reads.
-  int bad = problem.empty() ? 0 : 1, any = bad;
-  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, ctx_.comm());
-  if (any) {
+  int flags[2] = {problem.empty() ? 0 : 1, corrupt && !problem.empty() ? 1 : 0};
+  MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_MAX, ctx_.comm());
+  if (flags[0]) {
     if (problem.empty()) problem = "it could not be read on another rank";
+    if (flags[1])
+      throw UsageError("corrupt checkpoint " + path + " is refused: " + problem + "; remove it to start over");
     throw UsageError("checkpoint " + path + " is refused: " + problem + "; remove it (or pass --restart with the "
                      "right file) to start over");
   }
@@ -411,12 +489,12 @@ void Checkpointer::load(const std::string& path) {
     try {
       io::read_state(path, s.dataset, model, ctx_, s.y->data());
     } catch (const std::exception& e) {
-      throw UsageError("checkpoint " + path + " is refused: the state of " + s.label + " cannot be read (" + e.what() +
-                       "); remove it to start over");
+      throw UsageError("corrupt checkpoint " + path + " is refused: the state of " + s.label + " cannot be read (" +
+                       e.what() + "); remove it to start over");
     }
     if (state_checksum(model, ctx_, s.y->data()) != s.checksum)
-      throw UsageError("checkpoint " + path + " is refused: the state of " + s.label +
-                       " does not match its checksum (the file is corrupt); remove it to start over");
+      throw UsageError("corrupt checkpoint " + path + " is refused: the state of " + s.label +
+                       " does not match its checksum; remove it to start over");
   }
   if (ctx_.rank() == 0) {
     if (resume_)
@@ -513,47 +591,50 @@ void Checkpointer::write(const RunSnapshot* snap) {
   h5::File f = h5::File::create(safe.temp_path(), ctx_.comm());
   try {
     const hid_t root = f.id();
-    h5::attr(root, "format", kCheckpointFormat);
-    h5::attr(root, "study", cfg_.get_string("study"));
-    h5::attr(root, "model", cfg_.get_string("model"));
-    h5::attr(root, "config", identity());
-    h5::attr(root, "finished", static_cast<std::int64_t>(order_.size()));
+    AttrSum sum;
+    sum.put(root, "/", "format", std::string(kCheckpointFormat));
+    sum.put(root, "/", "study", cfg_.get_string("study"));
+    sum.put(root, "/", "model", cfg_.get_string("model"));
+    sum.put(root, "/", "config", identity());
+    sum.put(root, "/", "finished", static_cast<std::int64_t>(order_.size()));
     for (std::size_t i = 0; i < order_.size(); ++i) {
       const Finished& e = finished_.at(order_[i]);
       char name[40];
       std::snprintf(name, sizeof name, "finished/e_%05zu", i);
       h5::Handle g = h5::create_group(root, name);
-      h5::attr(g, "label", order_[i]);
-      h5::attr(g, "point", static_cast<std::int64_t>(e.point));
-      h5::attr(g, "status", e.result.status);
-      h5::attr(g, "counters", counters_vector(e.result.counters));
-      h5::attr(g, "timings", timing_text(e.result, ctx_));
+      sum.put(g, name, "label", order_[i]);
+      sum.put(g, name, "point", static_cast<std::int64_t>(e.point));
+      sum.put(g, name, "status", e.result.status);
+      sum.put(g, name, "counters", counters_vector(e.result.counters));
+      sum.put(g, name, "timings", timing_text(e.result, ctx_));
       if (!e.result.metrics.empty())
-        h5::attr(g, "metrics", par::broadcast_string(metrics_text(e.result.metrics), 0, ctx_.comm()));
+        sum.put(g, name, "metrics", par::broadcast_string(metrics_text(e.result.metrics), 0, ctx_.comm()));
       const Model& model = model_for(e.point);
       io::write_state(f, g, "state", model, io::state_rows(model, ctx_), e.result.y.data());
-      h5::attr(g, "state_checksum", state_checksum(model, ctx_, e.result.y.data()));
+      sum.put(g, name, "state_checksum", state_checksum(model, ctx_, e.result.y.data()));
       const AdaptiveRecord* record = e.result.adaptive ? &*e.result.adaptive : nullptr;
-      h5::attr(g, "data_checksum", data_checksum(finished_scalars(e.result), e.result.series, record));
-      write_series(f, g, e.result.series);
+      sum.put(g, name, "data_checksum", data_checksum(finished_scalars(e.result), e.result.series, record));
+      write_series(f, g, e.result.series, sum, name);
       if (e.result.adaptive) {
         h5::Handle a = h5::create_group(g, "adaptive");
-        write_record(f, a, *e.result.adaptive);
+        write_record(f, a, *e.result.adaptive, sum, std::string(name) + "/adaptive");
       }
     }
     if (snap) {
-      h5::Handle g = h5::create_group(root, "current");
-      h5::attr(g, "label", current_.label);
-      h5::attr(g, "point", static_cast<std::int64_t>(current_.point));
-      h5::attr(g, "t", snap->t);
-      h5::attr(g, "step", static_cast<std::int64_t>(snap->step));
-      h5::attr(g, "calls", static_cast<std::int64_t>(snap->calls));
-      h5::attr(g, "counters", counters_vector(snap->counters));
+      const std::string name = "current";
+      h5::Handle g = h5::create_group(root, name);
+      sum.put(g, name, "label", current_.label);
+      sum.put(g, name, "point", static_cast<std::int64_t>(current_.point));
+      sum.put(g, name, "t", snap->t);
+      sum.put(g, name, "step", static_cast<std::int64_t>(snap->step));
+      sum.put(g, name, "calls", static_cast<std::int64_t>(snap->calls));
+      sum.put(g, name, "counters", counters_vector(snap->counters));
       // The stepper's cache flag must agree on every rank (it follows the same steps).
-      h5::attr(g, "cache_valid", static_cast<std::int64_t>(ctx_.min(snap->cache_valid ? 1.0 : 0.0) > 0.0 ? 1 : 0));
+      sum.put(g, name, "cache_valid",
+              static_cast<std::int64_t>(ctx_.min(snap->cache_valid ? 1.0 : 0.0) > 0.0 ? 1 : 0));
       const Model& model = model_for(current_.point);
       io::write_state(f, g, "state", model, io::state_rows(model, ctx_), snap->y);
-      h5::attr(g, "state_checksum", state_checksum(model, ctx_, snap->y));
+      sum.put(g, name, "state_checksum", state_checksum(model, ctx_, snap->y));
       // The stepper's internal state (warm starts): rank 0's copy (identical on every rank).
       std::vector<double> stepper_state = snap->stepper ? snap->stepper->resume_state() : std::vector<double>{};
       std::uint64_t n = stepper_state.size();
@@ -562,20 +643,22 @@ void Checkpointer::write(const RunSnapshot* snap) {
       MPI_Bcast(stepper_state.data(), static_cast<int>(n), MPI_DOUBLE, 0, ctx_.comm());
       h5::write_vector(f, g, "stepper_state", stepper_state);
       const AdaptiveState* ad = snap->adaptive;
-      h5::attr(g, "data_checksum",
-               data_checksum(current_scalars(snap->t, snap->step, snap->calls, snap->counters, ad, &stepper_state),
-                             *snap->series, ad ? &ad->record : nullptr));
-      write_series(f, g, *snap->series);
+      sum.put(g, name, "data_checksum",
+              data_checksum(current_scalars(snap->t, snap->step, snap->calls, snap->counters, ad, &stepper_state),
+                            *snap->series, ad ? &ad->record : nullptr));
+      write_series(f, g, *snap->series, sum, name);
       if (snap->adaptive) {
+        const std::string an = name + "/adaptive";
         const AdaptiveState& a = *snap->adaptive;
         h5::Handle ag = h5::create_group(g, "adaptive");
-        h5::attr(ag, "h", a.h);
-        h5::attr(ag, "samples", static_cast<std::int64_t>(a.samples));
-        h5::attr(ag, "memory", std::vector<double>{a.memory.err1, a.memory.err2, a.memory.h1,
-                                                   static_cast<double>(a.memory.filled)});
-        write_record(f, ag, a.record);
+        sum.put(ag, an, "h", a.h);
+        sum.put(ag, an, "samples", static_cast<std::int64_t>(a.samples));
+        sum.put(ag, an, "memory", std::vector<double>{a.memory.err1, a.memory.err2, a.memory.h1,
+                                                      static_cast<double>(a.memory.filled)});
+        write_record(f, ag, a.record, sum, an);
       }
     }
+    h5::attr(root, "attributes_checksum", sum.value());
     f.close();
   } catch (const IoError& e) {
     // An I/O error (a full disk; thrown on every rank together, h5::File::agree): as
@@ -586,7 +669,7 @@ void Checkpointer::write(const RunSnapshot* snap) {
     f.close_quietly();
     std::string why = e.what();
     if (why.find("full disk") == std::string::npos) why += "; a write error or a full disk";
-    throw IoError("cannot write the checkpoint '" + path_ + "' (" + why + "); an earlier checkpoint there is kept");
+    throw IoError("cannot write the checkpoint " + quote(path_) + " (" + why + "); an earlier checkpoint there is kept");
   } catch (...) {
     safe.detach();
     f.close_quietly();

@@ -28,7 +28,9 @@
 
 namespace lie::studies {
 
-inline constexpr const char* kCheckpointFormat = "liebench-checkpoint/2";
+inline constexpr const char* kCheckpointFormat = "liebench-checkpoint/3";  // 3: attributes_checksum
+/// Checkpoints of earlier versions (no checksum over their attributes): still continued.
+inline constexpr const char* kCheckpointFormatWithoutAttributeSum = "liebench-checkpoint/2";
 
 /// A checkpoint was written after a signal: the study stops (exit status 5).
 class Checkpointed : public std::runtime_error {

@@ -4,6 +4,7 @@
 // rate (slope of a least-squares line). Long runs sample every sample_every steps.
 #include <algorithm>
 
+#include "core/quote.hpp"
 #include "methods/stepper.hpp"
 #include "studies/analysis.hpp"
 #include "studies/output.hpp"
@@ -35,11 +36,11 @@ void validate(const StudyPlan& plan, par::Context& ctx) {
       if (std::find(names.begin(), names.end(), c) == names.end()) {
         std::string list;
         for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-        throw UsageError("key 'invariants.observables' names '" + c + "', which model '" + model->name() +
+        throw UsageError("key 'invariants.observables' names " + quote(c) + ", which model '" + model->name() +
                          "' does not report; it reports: " + list);
       }
       if (observable_role(c) == ObservableRole::Other)
-        throw UsageError("key 'invariants.observables' names '" + c + "', which is not a conserved quantity or a "
+        throw UsageError("key 'invariants.observables' names " + quote(c) + ", which is not a conserved quantity or a "
                          "manifold error (names ending in _error, total_energy, casimir*, *momentum*)");
     }
   }

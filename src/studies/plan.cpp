@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/quote.hpp"
 #include "models/state_rows.hpp"
 #include "methods/controller.hpp"
 #include "methods/stepper.hpp"
@@ -84,12 +85,12 @@ std::int64_t parse_count(const std::string& key, const std::string& item) {
   std::int64_t v = 0;
   if (t.rfind("2^", 0) == 0) {
     const long k = parse_int(key, t.substr(2));
-    if (k < 0 || k > 62) throw UsageError("key '" + key + "' has value '" + t + "'; 2^k needs 0 <= k <= 62");
+    if (k < 0 || k > 62) throw UsageError("key " + quote(key) + " has value " + quote(t) + "; 2^k needs 0 <= k <= 62");
     v = std::int64_t{1} << k;
   } else {
     v = parse_int(key, t);
   }
-  if (v < 1) throw UsageError("key '" + key + "' has value '" + t + "'; every step count must be an integer >= 1");
+  if (v < 1) throw UsageError("key " + quote(key) + " has value " + quote(t) + "; every step count must be an integer >= 1");
   return v;
 }
 
@@ -143,13 +144,13 @@ std::vector<std::int64_t> parse_step_counts(const std::string& key, const std::s
       continue;
     }
     const std::int64_t a = parse_count(key, item.substr(0, dots)), b = parse_count(key, item.substr(dots + 2));
-    if (a > b) throw UsageError("key '" + key + "' has range '" + item + "'; the first count must not exceed the last");
+    if (a > b) throw UsageError("key " + quote(key) + " has range " + quote(item) + "; the first count must not exceed the last");
     for (std::int64_t v = a; v <= b; v *= 2) {
       out.push_back(v);
       if (v > (std::int64_t{1} << 61)) break;
     }
   }
-  if (out.empty()) throw UsageError("key '" + key + "' is empty; give step counts, e.g. steps = 2^4..2^10");
+  if (out.empty()) throw UsageError("key " + quote(key) + " is empty; give step counts, e.g. steps = 2^4..2^10");
   return out;
 }
 
@@ -164,23 +165,23 @@ std::vector<GridAxis> parse_axes(const std::string& text, const std::string& wha
     if (trim(part).empty()) continue;
     const auto eq = part.find('=');
     if (eq == std::string::npos)
-      throw UsageError("key '" + what + "' has entry '" + trim(part) + "'; expected key=v1,v2 (entries separated by ';')");
+      throw UsageError("key " + quote(what) + " has entry " + quote(trim(part)) + "; expected key=v1,v2 (entries separated by ';')");
     GridAxis ax;
     ax.key = trim(part.substr(0, eq));
     const std::string vals = part.substr(eq + 1);
     if (!cat.find(ax.key))
-      throw UsageError("key '" + what + "' names unknown key '" + ax.key +
-                       "'; run `liebench run --help` for the list of keys");
+      throw UsageError("key " + quote(what) + " names unknown key " + quote(ax.key) +
+                       "; run `liebench run --help` for the list of keys");
     if ((kStructural.count(ax.key) && !(zip && is_step_key(ax.key))) || ax.key.rfind("scaling.", 0) == 0)
-      throw UsageError("key '" + what + "' names '" + ax.key + "', which shapes the study itself; set it directly " +
+      throw UsageError("key " + quote(what) + " names " + quote(ax.key) + ", which shapes the study itself; set it directly " +
                        (zip ? "(of the study keys only steps, dt or tol can be zipped)"
                             : "(methods, steps, dt and tol are grid axes already)"));
     for (const auto& a : axes)
-      if (a.key == ax.key) throw UsageError("key '" + what + "' names '" + ax.key + "' twice");
+      if (a.key == ax.key) throw UsageError("key " + quote(what) + " names " + quote(ax.key) + " twice");
     const char sep = vals.find('|') != std::string::npos ? '|' : ',';
     for (const std::string& v : split(vals, sep)) {
       const std::string t = trim(v);
-      if (t.empty()) throw UsageError("key '" + what + "' has an empty value for '" + ax.key + "'");
+      if (t.empty()) throw UsageError("key " + quote(what) + " has an empty value for " + quote(ax.key));
       if (!is_step_key(ax.key)) cat.validate(ax.key, t);
       ax.values.push_back(t);
     }
@@ -199,8 +200,8 @@ std::vector<GridAxis> parse_zip(const std::string& text) {
   for (const auto& a : axes) {
     steps_keys += is_step_key(a.key) ? 1 : 0;
     if (a.values.size() != axes[0].values.size())
-      throw UsageError("key 'zip' pairs '" + axes[0].key + "' (" + std::to_string(axes[0].values.size()) +
-                       " values) with '" + a.key + "' (" + std::to_string(a.values.size()) +
+      throw UsageError("key 'zip' pairs " + quote(axes[0].key) + " (" + std::to_string(axes[0].values.size()) +
+                       " values) with " + quote(a.key) + " (" + std::to_string(a.values.size()) +
                        " values); zipped keys need the same number of values (use `grid` for the full product)");
   }
   if (steps_keys > 1) throw UsageError("key 'zip' names more than one of steps, dt, tol; zip one step axis");
@@ -212,17 +213,17 @@ std::vector<Layout> parse_layouts(const std::string& key, const std::string& tex
   for (const std::string& item : split_list(text)) {
     const auto x = item.find('x');
     if (x == std::string::npos)
-      throw UsageError("key '" + key + "' has value '" + item + "'; layouts are RANKSxTHREADS, e.g. 2x1");
+      throw UsageError("key " + quote(key) + " has value " + quote(item) + "; layouts are RANKSxTHREADS, e.g. 2x1");
     Layout l;
     l.ranks = static_cast<int>(parse_int(key, item.substr(0, x)));
     l.threads = static_cast<int>(parse_int(key, item.substr(x + 1)));
     if (l.ranks < 1 || l.threads < 1)
-      throw UsageError("key '" + key + "' has value '" + item + "'; ranks and threads must be >= 1");
+      throw UsageError("key " + quote(key) + " has value " + quote(item) + "; ranks and threads must be >= 1");
     for (const auto& o : out)
-      if (o.ranks == l.ranks && o.threads == l.threads) throw UsageError("key '" + key + "' lists " + item + " twice");
+      if (o.ranks == l.ranks && o.threads == l.threads) throw UsageError("key " + quote(key) + " lists " + quote(item) + " twice");
     out.push_back(l);
   }
-  if (out.empty()) throw UsageError("key '" + key + "' is empty; list layouts such as 1x1 2x1 1x2");
+  if (out.empty()) throw UsageError("key " + quote(key) + " is empty; list layouts such as 1x1 2x1 1x2");
   return out;
 }
 
@@ -267,7 +268,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   plan.t0 = cfg.get_double("t0");
   plan.t_final = cfg.get_double("t_final");
   if (!(plan.t_final > plan.t0))
-    throw UsageError("key 't_final' has value '" + cfg.get_string("t_final") + "'; must be greater than t0 = " +
+    throw UsageError("key 't_final' has value " + quote(cfg.get_string("t_final")) + "; must be greater than t0 = " +
                      cfg.get_string("t0"));
   const double span = plan.t_final - plan.t0;
 
@@ -293,8 +294,8 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   for (StepKind k : {StepKind::Steps, StepKind::Dt, StepKind::Tol})
     if (cfg.was_set(step_kind_key(k)) && !cfg.get_string(step_kind_key(k)).empty()) {
       if (plan.zipped_step)
-        throw UsageError("key '" + step_kind_key(k) + "' is set and key 'zip' pairs '" + step_kind_key(zip_step_kind) +
-                         "' with the grid; give the step values in one place (remove '" + step_kind_key(k) + "')");
+        throw UsageError("key " + quote(step_kind_key(k)) + " is set and key 'zip' pairs '" + step_kind_key(zip_step_kind) +
+                         "' with the grid; give the step values in one place (remove " + quote(step_kind_key(k)) + ")");
       given.push_back(k);
     }
   if (plan.zipped_step) given.push_back(zip_step_kind);
@@ -302,16 +303,16 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     if (std::find(shape.step_kinds.begin(), shape.step_kinds.end(), k) == shape.step_kinds.end()) {
       std::string allowed;
       for (StepKind a : shape.step_kinds) allowed += (allowed.empty() ? "" : " or ") + step_kind_key(a);
-      throw UsageError("key '" + step_kind_key(k) + "' is not used by study '" + kind + "'" +
+      throw UsageError("key " + quote(step_kind_key(k)) + " is not used by study " + quote(kind) +
                        (allowed.empty() ? std::string() : "; it takes " + allowed) + " (remove the key)");
     }
   if (given.size() > 1)
-    throw UsageError("keys '" + step_kind_key(given[0]) + "' and '" + step_kind_key(given[1]) +
+    throw UsageError("keys " + quote(step_kind_key(given[0])) + " and '" + step_kind_key(given[1]) +
                      "' are both set; give only one step axis");
   if (given.empty() && shape.step_required) {
     std::string allowed;
     for (StepKind a : shape.step_kinds) allowed += (allowed.empty() ? "" : " or ") + step_kind_key(a);
-    throw UsageError("study '" + kind + "' needs " + allowed + " (e.g. steps = 2^4..2^8" +
+    throw UsageError("study " + quote(kind) + " needs " + allowed + " (e.g. steps = 2^4..2^8" +
                      (std::find(shape.step_kinds.begin(), shape.step_kinds.end(), StepKind::Tol) != shape.step_kinds.end()
                           ? ", or tol = 1e-4, 1e-6"
                           : "") +
@@ -326,7 +327,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         for (const std::string& item : zip_step_items) {
           const auto c = parse_step_counts("zip", item);
           if (c.size() != 1)
-            throw UsageError("key 'zip' has step value '" + item + "'; a zipped step count is one integer per point");
+            throw UsageError("key 'zip' has step value " + quote(item) + "; a zipped step count is one integer per point");
           counts.push_back(c[0]);
         }
       } else {
@@ -347,11 +348,11 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         const double dt = parse_double(step_key, item);
         constexpr double kMaxSteps = 4611686018427387904.0;  // 2^62, the largest count `steps` accepts
         if (dt > 0.0 && !(span / dt <= kMaxSteps))
-          throw UsageError("key '" + step_key + "' has value '" + item + "': (t_final - t0)/dt = " +
-                           std::to_string(span / dt) + " steps, more than 2^62; use a larger dt");
+          throw UsageError("key " + quote(step_key) + " has value " + quote(item) + ": (t_final - t0)/dt = " +
+                           num(span / dt) + " steps, more than 2^62; use a larger dt");
         const double n = std::round(span / dt);
         if (n < 1 || std::fabs(n * dt - span) > 1e-9 * span)
-          throw UsageError("key '" + step_key + "' has dt value '" + item + "'; it must divide t_final - t0 = " +
+          throw UsageError("key " + quote(step_key) + " has dt value " + quote(item) + "; it must divide t_final - t0 = " +
                            fmt(span) + " (use steps = N instead, or a dt such as " + fmt(span / std::max(1.0, n)) + ")");
         StepValue v;
         v.kind = StepKind::Dt;
@@ -366,7 +367,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         StepValue v;
         v.kind = StepKind::Tol;
         v.tol = parse_double(step_key, item);
-        if (!(v.tol > 0.0)) throw UsageError("key '" + step_key + "' has tol value '" + item + "'; must be > 0");
+        if (!(v.tol > 0.0)) throw UsageError("key " + quote(step_key) + " has tol value " + quote(item) + "; must be > 0");
         v.text = item;
         plan.step_values.push_back(v);
       }
@@ -387,7 +388,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     method_entry(plan.methods[i], "method (key 'methods')");
     if (!name_on_grid) plan.methods[i] = method_display_name(plan.methods[i], cfg);
     for (std::size_t j = 0; j < i; ++j)
-      if (plan.methods[j] == plan.methods[i]) throw UsageError("key 'methods' lists '" + plan.methods[i] + "' twice");
+      if (plan.methods[j] == plan.methods[i]) throw UsageError("key 'methods' lists " + quote(plan.methods[i]) + " twice");
   }
   const bool needs_embedded = shape.embedded_only || plan.step_kind == StepKind::Tol;
 
@@ -397,7 +398,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   if (cfg.was_set("grid"))
     for (auto& a : parse_grid(cfg.get_string("grid"))) {
       for (const auto& z : zip_axes)
-        if (z.key == a.key) throw UsageError("key '" + a.key + "' is in both 'zip' and 'grid'; name it in one of them");
+        if (z.key == a.key) throw UsageError("key " + quote(a.key) + " is in both 'zip' and 'grid'; name it in one of them");
       plan.axes.push_back(std::move(a));
     }
   if (shape.layouts) plan.layouts = parse_layouts("scaling.layouts", cfg.get_string("scaling.layouts"));
@@ -410,7 +411,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   const std::size_t steps_per_point = plan.zipped_step ? 1 : plan.step_values.size();
   const std::size_t total = points * plan.methods.size() * steps_per_point;
   if (shape.single_point && points * steps_per_point != 1)
-    throw UsageError("study '" + kind + "' runs each method once, but step values x grid points give " +
+    throw UsageError("study " + quote(kind) + " runs each method once, but step values x grid points give " +
                      std::to_string(points * steps_per_point) +
                      "; give one step value and no grid or zip (use study = invariants or convergence for grids)");
 
@@ -470,6 +471,16 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   }
 
   // ---- which runs this job executes
+  // --part I/N with N > runs leaves parts empty: refused for every I (so that the `--check` of
+  // slurm/submit.sh, which checks part 1/N, refuses the submission), rather than empty part
+  // files that merge and report would have to take for a study. Rank groups (ranks_per_run)
+  // split the grid internally and may have idle groups.
+  if (!req.rank_group && req.part_count > 1 && static_cast<std::size_t>(req.part_count) > plan.runs.size())
+    throw UsageError("option --part has value '" + std::to_string(req.part_index + 1) + "/" +
+                     std::to_string(req.part_count) + "' but the study has " + std::to_string(plan.runs.size()) +
+                     " run(s), so " + std::to_string(static_cast<std::size_t>(req.part_count) - plan.runs.size()) +
+                     " of the " + std::to_string(req.part_count) + " parts would hold none; use at most " +
+                     std::to_string(plan.runs.size()) + " part(s)");
   const par::Range range = par::balanced_range(plan.runs.size(), static_cast<int>(req.part_count),
                                                static_cast<int>(req.part_index));
   const Layout here{ctx.size(), ctx.threads()};
@@ -509,7 +520,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
       bool finite = true;
       for (double v : y) finite = finite && std::isfinite(v);
       if (ctx.max(finite ? 0.0 : 1.0) > 0.0)
-        throw UsageError("the initial state of model '" + model->name() + "' is not finite; check its keys (`liebench "
+        throw UsageError("the initial state of model " + quote(model->name()) + " is not finite; check its keys (`liebench "
                          "run --help`, section [" + model->name() + "])");
       io::state_rows(*model, ctx);
       plan.point_has_exact[p] = model->capabilities().exact_solution;
@@ -517,7 +528,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         // the stepper's own info: methods from a user tableau know their orders only now
         const auto stepper = make_stepper(m, plan.point_configs[p], *model);
         if (needs_embedded && stepper->info().embedded_order == 0)
-          throw UsageError("method '" + m + "' has no embedded error estimator, so it cannot run with a tolerance; "
+          throw UsageError("method " + quote(m) + " has no embedded error estimator, so it cannot run with a tolerance; "
                            "use an embedded pair (`liebench list methods`, column 'embedded'), e.g. rkmk54");
         // adaptive runs: error norm and controller from the point's keys and the method's orders
         if (plan.step_kind == StepKind::Tol)

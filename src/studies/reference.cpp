@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/quote.hpp"
 #include "io/table.hpp"
 #include "methods/stepper.hpp"
 #include "studies/interrupt.hpp"
@@ -47,7 +48,7 @@ void ReferenceSolutions::check(const StudyPlan& plan, par::Context& ctx) {
   for (std::size_t p = 0; p < plan.points(); ++p) needed = needed || use_reference_run(plan, p);
   if (!needed) return;
   if (!cfg.was_set("reference.method") || cfg.get_string("reference.method").empty())
-    throw UsageError("model '" + cfg.get_string("model") + "' has no exact solution, so global errors need a reference "
+    throw UsageError("model " + quote(cfg.get_string("model")) + " has no exact solution, so global errors need a reference "
                      "solution: set reference.method (e.g. rkmk5 with reference.steps = 8192, or rkmk54 with "
                      "reference.tol = 1e-12)");
   const std::string m = cfg.get_string("reference.method");
@@ -57,7 +58,7 @@ void ReferenceSolutions::check(const StudyPlan& plan, par::Context& ctx) {
     throw UsageError("keys 'reference.steps' and 'reference.tol' are both set; give one (reference.steps = 0 "
                      "unsets it)");
   if (by_tol && e.info.embedded_order == 0)
-    throw UsageError("key 'reference.method' has value '" + m + "', which has no embedded error estimator, but "
+    throw UsageError("key 'reference.method' has value " + quote(m) + ", which has no embedded error estimator, but "
                      "reference.tol is set; use an embedded pair (e.g. rkmk54) or reference.steps");
   if (!by_tol && explicit_reference_steps(cfg) == 0 && default_reference_steps(plan) == 0)
     throw UsageError("set reference.steps or reference.tol for the reference solution (reference.method = " + m + ")");

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/quote.hpp"
 #include "methods/stepper.hpp"
 #include "studies/output.hpp"
 #include "studies/study.hpp"
@@ -84,10 +85,10 @@ std::vector<std::pair<std::string, std::string>> weak_sizes(const Layout& l, con
   const std::string key = cfg.get_string("scaling.size_key");
   const OptionSpec* spec = OptionCatalog::instance().find(key);
   if (!spec)
-    throw UsageError("key 'scaling.size_key' names unknown key '" + key + "'; run `liebench run --help` for the keys");
+    throw UsageError("key 'scaling.size_key' names unknown key " + quote(key) + "; run `liebench run --help` for the keys");
   if (spec->type != OptionType::Int && spec->type != OptionType::PositiveInt && spec->type != OptionType::NonNegativeInt)
-    throw UsageError("key 'scaling.size_key' names '" + key + "', which is not an integer key");
-  if (!cfg.has(key)) throw UsageError("key '" + key + "' (scaling.size_key) has no value; set the size per core");
+    throw UsageError("key 'scaling.size_key' names " + quote(key) + ", which is not an integer key");
+  if (!cfg.has(key)) throw UsageError("key " + quote(key) + " (scaling.size_key) has no value; set the size per core");
   const long per_core = cfg.get_int(key);
   return {{key, std::to_string(per_core * l.ranks * l.threads)}};
 }

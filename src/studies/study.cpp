@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/quote.hpp"
 #include "io/safe_output.hpp"
 #include "studies/checkpoint.hpp"
 #include "studies/grid_driver.hpp"
@@ -40,7 +41,7 @@ std::string group_part_path(const std::string& output, int group, int groups, co
 void validate_in_groups(const StudyEntry& e, const Config& cfg, par::Context& ctx, const RunRequest& req, int k) {
   const int P = ctx.size();
   if (P % k != 0)
-    throw UsageError("key 'ranks_per_run' has value '" + std::to_string(k) + "' but the job has " + std::to_string(P) +
+    throw UsageError("key 'ranks_per_run' has value " + quote(std::to_string(k)) + " but the job has " + std::to_string(P) +
                      " ranks; ranks_per_run must divide the number of ranks (or be 0)");
   if (req.part_count > 1)
     throw UsageError("key 'ranks_per_run' cannot be combined with --part (both split the grid); use one of them");
@@ -173,7 +174,7 @@ void check_sizes(const Config& cfg, par::Context& ctx) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.3g GB for the state alone; the job's node(s) have %.3g GB available", need / 1e9,
                   have / 1e9);
-    throw UsageError("key '" + size_key + "' has value '" + cfg.get_string(size_key) + "': at least " + buf +
+    throw UsageError("key " + quote(size_key) + " has value " + quote(cfg.get_string(size_key)) + ": at least " + buf +
                      "; use a smaller " + size_key + " or more nodes");
   }
 }
@@ -204,7 +205,7 @@ void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   }
   // The configuration's errors come before the output's ("output exists" is the last thing to fix):
   // the study's whole check runs first; then the driver checks the output before creating a file.
-  studies::checked_plan(e, cfg, ctx, RunRequest{});
+  studies::checked_plan(e, cfg, ctx, req);
   studies::run_grid(e, cfg, ctx, req);
 }
 
@@ -218,7 +219,7 @@ void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
     validate_in_groups(e, cfg, ctx, req, static_cast<int>(k));
     return;
   }
-  studies::checked_plan(e, cfg, ctx, RunRequest{});
+  studies::checked_plan(e, cfg, ctx, req);  // (with the part: --part I/N is checked too)
   io::SafeOutput::check(req.output, req.force, ctx.comm());
 }
 

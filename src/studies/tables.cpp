@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 #include "io/config.hpp"
 #include "studies/output.hpp"
 
@@ -650,9 +651,9 @@ StudyFile load_study_file(const std::string& path, bool with_timings) {
   }
   const hid_t root = f.id();
   if (!h5::has_attr(root, "liebench_format") || !h5::exists(root, "study"))
-    throw UsageError("'" + path + "' is not a liebench study file (no /study group or liebench_format attribute)");
+    throw UsageError(quote(path) + " is not a liebench study file (no /study group or liebench_format attribute)");
   if (h5::attr_string(root, "liebench_format") != kFormat)
-    throw UsageError("'" + path + "' has format '" + h5::attr_string(root, "liebench_format") + "'; this liebench reads " +
+    throw UsageError(quote(path) + " has format " + quote(h5::attr_string(root, "liebench_format")) + "; this liebench reads " +
                      kFormat);
   h5::Handle st = h5::open_group(root, "study");
   out.kind = h5::attr_string(st, "kind");
@@ -668,7 +669,7 @@ StudyFile load_study_file(const std::string& path, bool with_timings) {
   try {
     out.summary = Summary::read(root);
   } catch (const UsageError& e) {
-    throw UsageError("'" + path + "': " + e.what());
+    throw UsageError(quote(path) + ": " + e.what());
   }
   if (with_timings && h5::exists(root, "runs")) {
     h5::Handle runs = h5::open_group(root, "runs");
@@ -710,7 +711,7 @@ const ReportTable& find_table(const std::string& name) {
       if (t.name == name) return t;
   std::string all;
   for (const auto& n : all_table_names()) all += (all.empty() ? "" : ", ") + n;
-  throw UsageError("option --table has value '" + name + "'; allowed: " + all);
+  throw UsageError("option --table has value " + quote(name) + "; allowed: " + all);
 }
 
 std::vector<io::Table> build_table(const StudyFile& f, const std::string& name, io::TableFormat format) {

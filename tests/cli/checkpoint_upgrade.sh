@@ -2,7 +2,8 @@
 # A checkpoint written by an earlier liebench, which lacked keys added to the suite since (a new
 # study kind's keys, say), continues bit for bit when those keys have their default values here; a key the checkpoint lacks with another value here, or a key missing that
 # is not new, is refused with one line naming it. (The earlier version is simulated by removing
-# lines from the checkpoint's identity, its attribute `config`.)
+# lines from the checkpoint's identity, its attribute `config`, and its attributes' checksum,
+# which that version did not write.)
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/lib_studies.bash"
 source "$HERE/lib_checkpoint.bash"
@@ -37,6 +38,9 @@ with h5py.File("old.h5.ckpt.h5", "r+") as f:
     lines = [l for l in text.splitlines(keepends=True) if l.split(" = ")[0] not in sys.argv[1:]]
     assert len(lines) == len(text.splitlines()) - len(sys.argv[1:]), "a key to drop is not in the checkpoint"
     f.attrs["config"] = "".join(lines)
+    # an earlier liebench wrote no checksum over the attributes (format 2)
+    del f.attrs["attributes_checksum"]
+    f.attrs["format"] = "liebench-checkpoint/2"
 PY
 }
 

@@ -4,7 +4,9 @@
 # non-regular file; sizes that cannot fit (dt -> 2^62+ steps, N beyond the memory) are bad
 # input; SIGPIPE does not kill a run; stale temporaries of killed runs are removed by the next
 # run and by `liebench clean`; experiment/initial files that are directories, unknown format
-# versions, a UTF-8 BOM, INI line numbers, a file without /summary.
+# versions, a UTF-8 BOM, INI line numbers, a file without /summary. Messages that echo input
+# (issue 29): a 1 MB value or key cut with its size, NUL and raw bytes escaped, numbers short;
+# --part with more parts than runs refused.
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 
 cat > ok.cfg <<'CFG'
@@ -126,6 +128,40 @@ printf 'study = invariants\nmodel = free_rigid_body\n\nbogus_key = 1\n' > badlin
 expect_status "unknown key with its line number" 2 "badline.cfg:4: unknown key 'bogus_key'" "$LB" run badline.cfg -o x.h5
 printf 'study = invariants\n[free_rigid_body]\nno equals sign\n' > syntax.cfg
 expect_status "syntax error with its line number" 2 "syntax.cfg:3:" "$LB" run syntax.cfg -o x.h5
+# ---- messages that echo input (issue 29): cut with their size, escaped, numbers short
+one_short_line() {  # NAME MAXBYTES TEXT CMD...: exit 2, one line of at most MAXBYTES bytes with TEXT, printable
+  local name=$1 max=$2 text=$3 out st; shift 3
+  out=$("$@" 2>&1); st=$?
+  if [[ $st -ne 2 ]]; then bad "$name: exit $st: ${out:0:400}"
+  elif (( ${#out} > max )) || [[ $(wc -l <<<"$out") -ne 1 ]]; then bad "$name: ${#out} bytes: ${out:0:400}"
+  elif [[ "$out" != *"$text"* ]]; then bad "$name: lacks '$text': ${out:0:400}"
+  elif LC_ALL=C grep -q '[^ -~]' <<<"$out"; then bad "$name: unprintable bytes: $(od -c <<<"$out" | head -5)"
+  else ok "$name"; fi
+}
+{ cat ok.cfg; printf 't_final = '; head -c 1048576 /dev/zero | tr '\0' a; echo; } > bigvalue.cfg
+end40() { printf "..."; printf "$1%.0s" {1..40}; }  # "..." and the last 40 characters of a cut value
+one_short_line "a 1 MB value: cut, with its size" 300 "aaa$(end40 a)' (1048576 bytes); expected a real number" \
+  "$LB" run bigvalue.cfg -o x.h5
+{ cat ok.cfg; printf 'methods = '; head -c 1048576 /dev/zero | tr '\0' m; echo; } | grep -v '^methods = rkmk4' > bigmethod.cfg
+one_short_line "a 1 MB method name" 1500 "mmm$(end40 m)' (1048576 bytes); known:" "$LB" run bigmethod.cfg -o x.h5
+bigkey=$(head -c 100000 /dev/zero | tr '\0' k)
+start=$SECONDS
+one_short_line "a 100 kB unknown key" 400 "kkk$(end40 k)' (100000 bytes) on the command line" "$LB" run ok.cfg "--$bigkey=1" -o x.h5
+(( SECONDS - start < 3 )) && ok "... answered at once" || bad "a 100 kB unknown key took $((SECONDS - start)) s"
+printf 'study = invariants\nmodel = free_rigid_body\nmethods = rkmk4\nsteps = 64\nt_final = 1\0\377\001\033[2J\n' > binary.cfg
+one_short_line "NUL and raw bytes in a value: escaped, the message whole" 300 \
+  "key 't_final' has value '1\x00\xFF\x01\x1B[2J'; expected a real number" "$LB" run binary.cfg -o x.h5
+one_short_line "dt = 1e-300: the step count as a short number" 200 "(t_final - t0)/dt = 9.999999999999999e+299 steps" \
+  "$LB" run nosteps.cfg --dt=1e-300 -o big.h5
+[[ ! -e x.h5 && ! -e big.h5 ]] && ok "nothing written for these" || bad "a refused run wrote a file"
+
+# ---- --part I/N with more parts than runs: refused up front (also by --check, as slurm/submit.sh runs it)
+one_short_line "--part 5/1000 of a 1-run study" 300 "1 run(s), so 999 of the 1000 parts would hold none" \
+  "$LB" run ok.cfg --part 5/1000 -q -o part.h5
+one_short_line "--part 1/1000 --check" 300 "would hold none" "$LB" run ok.cfg --part 1/1000 --check -o part.h5
+[[ ! -e part.h5 ]] && ok "no empty part written" || bad "part.h5 written"
+expect_status "--part 2/2 of a 2-run study runs" 0 "" "$LB" run ok.cfg --methods=rkmk4,cf4 --part 2/2 -q -o part22.h5
+
 cp r.h5 v2.h5 && h5_attr_ok=1
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
   /usr/bin/python3 - <<'PY'
