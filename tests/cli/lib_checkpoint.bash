@@ -24,9 +24,9 @@ last_percent() {
 }
 
 # wait_for_percent LOG PID TARGET: until the run reported >= TARGET percent done (status 0), or
-# it ended (status 1); gives up after 60 s (status 2).
+# it ended (status 1); gives up after 240 s (status 2: a loaded machine may be that slow).
 wait_for_percent() {
-  for _ in $(seq 1 1200); do
+  for _ in $(seq 1 4800); do
     kill -0 "$2" 2>/dev/null || return 1
     awk -v a="$(last_percent "$1")" -v b="$3" 'BEGIN { exit !(a + 0 >= b + 0) }' && return 0
     sleep 0.05

@@ -30,7 +30,7 @@ start_and_stop() {
   local name=$1; shift
   "$@" > last.log 2>&1 &
   local pid=$! t0
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 2400); do   # up to 120 s: step 1 is seconds, more on a loaded machine
     grep -qsE '^ +1 ' out.h5.log.tmp.* && break
     kill -0 $pid 2>/dev/null || break
     sleep 0.05
@@ -53,7 +53,15 @@ no_temporaries() {  # NAME
 
 # ---- the uninterrupted runs (1 and 2 ranks: the other rank idles in lgvi's steps; it used to
 # write its own counters, rhs_evaluations = 0, into the 2-rank file)
+t0=$(now)
 "$LB" run rod.cfg -q -o ref1.h5 || { bad "uninterrupted run"; finish; }
+# the bound on the time from SIGTERM to the exit: a quarter of one step as measured here and
+# now (a loaded machine slows both alike), and never more than 10 s; a stop that waits for the
+# step's end takes up to a whole step
+step_secs=$(echo "($(now) - $t0) / 3" | bc -l)
+bound=$(echo "b = $step_secs / 4; if (b > 10) b = 10; b" | bc -l)
+printf 'one step: %.2f s; the stop must come within %.2f s\n' "$step_secs" "$bound"
+(( $(echo "$bound > 0.2" | bc) )) || bad "a step takes only $step_secs s: too short to test a stop inside it"
 "${MPIRUN[@]}" -n 2 "$LB" run rod.cfg -q -o ref2.h5 || { bad "uninterrupted 2-rank run"; finish; }
 same_result ref1.h5 ref2.h5 && ok "2 ranks write the 1-rank result bit for bit" || bad "1- and 2-rank results differ"
 
@@ -62,7 +70,7 @@ rm -f out.h5*
 start_and_stop "1 rank, checkpointed" "$LB" run rod.cfg -q -o out.h5
 echo "exit after $secs s"
 [[ $st -eq 5 ]] && ok "1 rank, checkpointed: exit 5" || bad "1 rank, checkpointed: exit $st: $(cat last.log)"
-(( $(echo "$secs < 2.5" | bc) )) && ok "stopped $secs s after SIGTERM" || bad "stopped only $secs s after SIGTERM"
+(( $(echo "$secs < $bound" | bc) )) && ok "stopped $secs s after SIGTERM" || bad "stopped only $secs s after SIGTERM (bound $bound s)"
 grep -q "stopped by SIGTERM; checkpoint written to out.h5.ckpt.h5" last.log && ok "message names signal and checkpoint" ||
   bad "no message: $(cat last.log)"
 no_temporaries "1 rank, checkpointed"
@@ -79,7 +87,7 @@ rm -f out.h5*
 start_and_stop "1 rank, not checkpointed" "$LB" run rod.cfg -q -o out.h5 --save_state=true
 echo "exit after $secs s"
 [[ $st -eq 143 ]] && ok "1 rank, not checkpointed: exit 143" || bad "1 rank, not checkpointed: exit $st: $(cat last.log)"
-(( $(echo "$secs < 2.5" | bc) )) && ok "stopped $secs s after SIGTERM" || bad "stopped only $secs s after SIGTERM"
+(( $(echo "$secs < $bound" | bc) )) && ok "stopped $secs s after SIGTERM" || bad "stopped only $secs s after SIGTERM (bound $bound s)"
 grep -q "interrupted by SIGTERM; the study stopped, its temporary file was removed" last.log && ok "message" ||
   bad "no message: $(cat last.log)"
 no_temporaries "1 rank, not checkpointed"
