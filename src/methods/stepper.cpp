@@ -113,6 +113,9 @@ std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg
   if (e.info.needs == "sphere_lagrangian" && !caps.sphere_lagrangian)
     throw UsageError("method '" + name + "' needs a Lagrangian on (S^2)^n; model '" + model.name() +
                      "' does not provide one (use nfold_pendulum or a model on (S^2)^n)");
+  if (e.info.needs == "rigid_bodies" && !caps.rigid_bodies)
+    throw UsageError("method '" + name + "' needs a system of rigid bodies with a separable Hamiltonian; model '" +
+                     model.name() + "' does not provide one (use dipolar or free_rigid_body)");
   return spec.tableau.empty() ? e.create(cfg) : e.create(user_tableau_config(cfg, spec.tableau, name));
 }
 

@@ -60,7 +60,7 @@ struct MethodInfo {
   bool lie_group = true;    // false: classical method on the embedding space
   std::string description;
   std::string source;       // citation, e.g. "[P] eq. (9)"
-  std::string needs;        // "" (any model) | "cotangent_hamiltonian" | "sphere_lagrangian"
+  std::string needs;        // "" (any model) | "cotangent_hamiltonian" | "sphere_lagrangian" | "rigid_bodies"
 };
 
 class Stepper {

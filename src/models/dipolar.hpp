@@ -46,6 +46,7 @@
 
 #include "models/dipolar_kernel.hpp"
 #include "models/model.hpp"
+#include "models/rigid_bodies.hpp"
 #include "parallel/pair_plan.hpp"
 
 namespace lie {
@@ -70,7 +71,7 @@ struct DipolarParams {
   static DipolarParams from_config(const Config& cfg);
 };
 
-class Dipolar final : public Model {
+class Dipolar final : public Model, public RigidBodySystem {
  public:
   static constexpr int kStateDim = 18;  // q(3) p(3) Q(9) m(3)
   static constexpr int kAlgDim = 12;    // dq(3) dp(3) xi(3) alpha(3)
@@ -93,6 +94,11 @@ class Dipolar final : public Model {
   std::vector<TrajectoryField> trajectory_fields() const override;
   void trajectory_field(const std::string& name, const double* y, double* out) const override;
   std::string particle_group() const override { return "bodies"; }
+
+  ModelCapabilities capabilities() const override;
+  /// RigidBodySystem (the splittings): body = (q, p, Q, m), mass M, inertia diag(I).
+  RigidBodyLayout rigid_body_layout() const override;
+  void forces_and_torques(double t, const double* y, double* F, double* tau) override;
 
   /// V(y) = sum_{i<j} V_ij over all bodies. Collective; same value on all ranks.
   double potential_energy(const double* y);

@@ -243,7 +243,19 @@ std::unique_ptr<Model> FreeRigidBody::create(const Config& cfg, par::Context& ct
 ModelCapabilities FreeRigidBody::capabilities() const {
   ModelCapabilities c;
   c.exact_solution = true;
+  c.rigid_bodies = true;
   return c;
+}
+
+RigidBodyLayout FreeRigidBody::rigid_body_layout() const {
+  RigidBodyLayout l;
+  l.bodies = owner_.owns() ? 1 : 0;
+  l.stride = attitude_ ? 12 : 3;
+  l.angular_momentum = 0;
+  l.attitude = attitude_ ? 3 : -1;
+  l.inertia = I_;
+  l.potential = false;
+  return l;
 }
 
 void FreeRigidBody::initial_state(double* y) const {

@@ -19,6 +19,7 @@
 
 #include "groups/so3.hpp"
 #include "models/model.hpp"
+#include "models/rigid_bodies.hpp"
 #include "models/root_owned.hpp"
 
 namespace lie {
@@ -79,7 +80,7 @@ class RigidBodyExact {
   Vec3 w0_ = Vec3::Zero();           // equilibria: constant body angular velocity
 };
 
-class FreeRigidBody final : public Model {
+class FreeRigidBody final : public Model, public RigidBodySystem {
  public:
   /// ctx: nullptr for a serial model; otherwise rank 0 owns the body (root_owned.hpp).
   FreeRigidBody(std::array<double, 3> inertia, std::array<double, 3> m0, bool attitude,
@@ -97,6 +98,10 @@ class FreeRigidBody final : public Model {
   ModelCapabilities capabilities() const override;
   /// y(t) of the solution with y(0) = initial_state() (local part).
   void exact_solution(double t, double* y) const override;
+
+  /// RigidBodySystem (the splittings): one body (m, optionally Q), V = 0, on its owner rank.
+  RigidBodyLayout rigid_body_layout() const override;
+  void forces_and_torques(double, const double*, double*, double*) override {}
 
   const std::array<double, 3>& inertia() const { return I_; }
   const std::array<double, 3>& initial_momentum() const { return m0_; }

@@ -52,6 +52,7 @@ struct ModelCapabilities {
   bool exact_solution = false;          // exact_solution() is implemented
   bool cotangent_hamiltonian = false;   // implements CotangentHamiltonian (SLGI methods)
   bool sphere_lagrangian = false;       // implements SphereLagrangian (variational LGVI methods)
+  bool rigid_bodies = false;            // implements RigidBodySystem (rigid-body splittings)
 };
 
 class Model {

@@ -1,0 +1,263 @@
+#include "methods/rigid_splitting.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "models/free_rigid_body.hpp"
+
+namespace lie {
+
+namespace quaternion {
+
+std::array<double, 4> from_matrix(const double* Q) {
+  // Shepperd (J. Guidance Control 1, 223 (1978)): 4 w^2 = 1 + tr Q, 4 x^2 = 1 + Q00 - Q11 - Q22,
+  // ...; the largest is taken by its square root, the other three from off-diagonal sums.
+  const double d0 = Q[0], d1 = Q[4], d2 = Q[8];
+  const double tr = d0 + d1 + d2;
+  std::array<double, 4> q{};
+  if (tr >= d0 && tr >= d1 && tr >= d2) {
+    const double r = std::sqrt(1.0 + tr), s = 0.5 / r;
+    q = {0.5 * r, (Q[7] - Q[5]) * s, (Q[2] - Q[6]) * s, (Q[3] - Q[1]) * s};
+  } else if (d0 >= d1 && d0 >= d2) {
+    const double r = std::sqrt(1.0 + d0 - d1 - d2), s = 0.5 / r;
+    q = {(Q[7] - Q[5]) * s, 0.5 * r, (Q[1] + Q[3]) * s, (Q[2] + Q[6]) * s};
+  } else if (d1 >= d2) {
+    const double r = std::sqrt(1.0 - d0 + d1 - d2), s = 0.5 / r;
+    q = {(Q[2] - Q[6]) * s, (Q[1] + Q[3]) * s, 0.5 * r, (Q[5] + Q[7]) * s};
+  } else {
+    const double r = std::sqrt(1.0 - d0 - d1 + d2), s = 0.5 / r;
+    q = {(Q[3] - Q[1]) * s, (Q[2] + Q[6]) * s, (Q[5] + Q[7]) * s, 0.5 * r};
+  }
+  return q;
+}
+
+void to_matrix(const std::array<double, 4>& q0, double* Q) {
+  const double n = std::sqrt(q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3]);
+  const double w = q0[0] / n, x = q0[1] / n, y = q0[2] / n, z = q0[3] / n;
+  Q[0] = 1.0 - 2.0 * (y * y + z * z);
+  Q[1] = 2.0 * (x * y - w * z);
+  Q[2] = 2.0 * (x * z + w * y);
+  Q[3] = 2.0 * (x * y + w * z);
+  Q[4] = 1.0 - 2.0 * (x * x + z * z);
+  Q[5] = 2.0 * (y * z - w * x);
+  Q[6] = 2.0 * (x * z - w * y);
+  Q[7] = 2.0 * (y * z + w * x);
+  Q[8] = 1.0 - 2.0 * (x * x + y * y);
+}
+
+namespace {
+// P_k a = a (x) e_k, the quaternion product with the unit quaternion of body axis k (Miller et
+// al. eq. (2.10): P_1 q = (-q1, q0, q3, -q2), P_2 q = (-q2, -q3, q0, q1), P_3 q = (-q3, q2, -q1, q0)).
+std::array<double, 4> times_axis(int k, const std::array<double, 4>& a) {
+  switch (k) {
+    case 0: return {-a[1], a[0], a[3], -a[2]};
+    case 1: return {-a[2], -a[3], a[0], a[1]};
+    default: return {-a[3], a[2], -a[1], a[0]};
+  }
+}
+}  // namespace
+
+}  // namespace quaternion
+
+RigidSplittingStepper::RigidSplittingStepper(MethodInfo info, Rotor rotor, std::array<int, 3> axes)
+    : info_(std::move(info)), rotor_(rotor), axes_(axes) {}
+
+void RigidSplittingStepper::bind(Model& model, par::Context& ctx) {
+  model_ = &model;
+  ctx_ = &ctx;
+  bodies_ = dynamic_cast<RigidBodySystem*>(&model);
+  if (bodies_ == nullptr || !model.capabilities().rigid_bodies)
+    throw UsageError("method '" + info_.name + "' needs a system of rigid bodies with a separable Hamiltonian; model '" +
+                     model.name() + "' does not provide one (use dipolar or free_rigid_body)");
+  layout_ = bodies_->rigid_body_layout();
+  const std::size_t n = layout_.bodies;
+  F_.assign(3 * n, 0.0);
+  tau_.assign(3 * n, 0.0);
+  key_.assign(12 * n, 0.0);
+  cached_ = false;
+}
+
+bool RigidSplittingStepper::forces_cached_for(const double* y) const {
+  bool same = cached_;
+  for (std::size_t i = 0; same && i < layout_.bodies; ++i) {
+    const double* b = y + i * layout_.stride;
+    if (layout_.position >= 0) same = std::memcmp(b + layout_.position, &key_[12 * i], 3 * sizeof(double)) == 0;
+    if (same && layout_.attitude >= 0)
+      same = std::memcmp(b + layout_.attitude, &key_[12 * i + 3], 9 * sizeof(double)) == 0;
+  }
+  // the forces are collective: the ranks decide together
+  return ctx_->size() > 1 ? ctx_->min(same ? 1.0 : 0.0) == 1.0 : same;
+}
+
+void RigidSplittingStepper::forces(double t, const double* y) {
+  bodies_->forces_and_torques(t, y, F_.data(), tau_.data());
+  for (std::size_t i = 0; i < layout_.bodies; ++i) {
+    const double* b = y + i * layout_.stride;
+    if (layout_.position >= 0) std::copy(b + layout_.position, b + layout_.position + 3, &key_[12 * i]);
+    if (layout_.attitude >= 0) std::copy(b + layout_.attitude, b + layout_.attitude + 9, &key_[12 * i + 3]);
+  }
+  cached_ = true;
+}
+
+void RigidSplittingStepper::rebuild_cache(double t, const double* y) {
+  // the forces at y as the uninterrupted run holds them (checkpoint restart; not counted again)
+  if (layout_.potential) forces(t, y);
+  else cached_ = true;
+}
+
+void RigidSplittingStepper::kick(double s, double* y) const {
+  for (std::size_t i = 0; i < layout_.bodies; ++i) {
+    double* b = y + i * layout_.stride;
+    if (layout_.momentum >= 0)
+      for (int k = 0; k < 3; ++k) b[layout_.momentum + k] += s * F_[3 * i + k];
+    for (int k = 0; k < 3; ++k) b[layout_.angular_momentum + k] += s * tau_[3 * i + k];
+  }
+}
+
+void RigidSplittingStepper::planar(int k, double s, double* m, double* Q) const {
+  // the flow of T_k = m_k^2 / (2 I_k): Q <- Q R_k(theta), m <- R_k(theta)^T m, theta = s m_k / I_k
+  const double theta = s * m[k] / layout_.inertia[k];
+  const double c = std::cos(theta), sn = std::sin(theta);
+  const int a = (k + 1) % 3, b = (k + 2) % 3;
+  const double ma = m[a], mb = m[b];
+  m[a] = c * ma + sn * mb;
+  m[b] = c * mb - sn * ma;
+  if (Q != nullptr)
+    for (int r = 0; r < 3; ++r) {
+      const double qa = Q[3 * r + a], qb = Q[3 * r + b];
+      Q[3 * r + a] = c * qa + sn * qb;
+      Q[3 * r + b] = c * qb - sn * qa;
+    }
+}
+
+void RigidSplittingStepper::rotor(double s, double* m, double* Q) const {
+  const double half = 0.5 * s;
+  const std::array<int, 5> seq{axes_[0], axes_[1], axes_[2], axes_[1], axes_[0]};
+  const std::array<double, 5> dt{half, half, s, half, half};
+  switch (rotor_) {
+    case Rotor::Planar:
+      for (int j = 0; j < 5; ++j) planar(seq[j], dt[j], m, Q);
+      return;
+    case Rotor::Quaternion: {
+      // q from Q, P = 2 q (x) (0, m) (Miller et al. eq. (2.8))
+      static const double kIdentity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+      std::array<double, 4> q = quaternion::from_matrix(Q != nullptr ? Q : kIdentity);
+      const std::array<double, 4> mq{0.0, m[0], m[1], m[2]};
+      std::array<double, 4> P{};
+      for (int k = 0; k < 3; ++k) {
+        const auto e = quaternion::times_axis(k, q);  // q (x) e_k
+        for (int c = 0; c < 4; ++c) P[c] += 2.0 * mq[k + 1] * e[c];
+      }
+      for (int j = 0; j < 5; ++j) {
+        const int k = seq[j];
+        const auto kq = quaternion::times_axis(k, q), kp = quaternion::times_axis(k, P);
+        const double z = dt[j] * (P[0] * kq[0] + P[1] * kq[1] + P[2] * kq[2] + P[3] * kq[3]) /
+                         (4.0 * layout_.inertia[k]);
+        const double c = std::cos(z), sn = std::sin(z);
+        for (int i = 0; i < 4; ++i) {
+          q[i] = c * q[i] + sn * kq[i];
+          P[i] = c * P[i] + sn * kp[i];
+        }
+      }
+      // m = 1/2 vec(q* (x) P) (Miller et al. eq. (2.9)), Q from q
+      const double n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+      for (int k = 0; k < 3; ++k) {
+        const auto e = quaternion::times_axis(k, q);
+        m[k] = 0.5 * (P[0] * e[0] + P[1] * e[1] + P[2] * e[2] + P[3] * e[3]) / n2;
+      }
+      if (Q != nullptr) quaternion::to_matrix(q, Q);
+      return;
+    }
+    case Rotor::Exact: {
+      Mat3 Q0 = Mat3::Identity();
+      if (Q != nullptr)
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) Q0(r, c) = Q[3 * r + c];
+      const RigidBodyExact flow(layout_.inertia, Vec3(m[0], m[1], m[2]), Q0);
+      const Vec3 m1 = flow.momentum(s);
+      for (int k = 0; k < 3; ++k) m[k] = m1[k];
+      if (Q != nullptr) {
+        const Mat3 Q1 = flow.attitude(s);
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) Q[3 * r + c] = Q1(r, c);
+      }
+      return;
+    }
+  }
+}
+
+void RigidSplittingStepper::step(double t, double h, double* y) {
+  ++counters_.steps;
+  const bool potential = layout_.potential;
+  if (potential && !forces_cached_for(y)) {
+    forces(t, y);
+    ++counters_.rhs;
+  }
+  if (potential) kick(0.5 * h, y);
+  const double invM = 1.0 / layout_.mass;
+  for (std::size_t i = 0; i < layout_.bodies; ++i) {
+    double* b = y + i * layout_.stride;
+    if (layout_.position >= 0)
+      for (int k = 0; k < 3; ++k) b[layout_.position + k] += h * (b[layout_.momentum + k] * invM);
+    rotor(h, b + layout_.angular_momentum, layout_.attitude >= 0 ? b + layout_.attitude : nullptr);
+  }
+  counters_.exp += rotor_ == Rotor::Exact ? 1 : 5;
+  if (potential) {
+    forces(t + h, y);
+    ++counters_.rhs;
+    kick(0.5 * h, y);
+  }
+}
+
+// ---------------------------------------------------------------- registration
+namespace {
+
+MethodInfo splitting_info(const std::string& name, int exps, const std::string& desc, const std::string& source) {
+  MethodInfo m;
+  m.name = name;
+  m.family = "splitting";
+  m.order = 2;
+  m.stages = 1;
+  m.exps_per_step = exps;
+  m.is_explicit = true;
+  m.description = desc;
+  m.source = source;
+  m.needs = "rigid_bodies";
+  return m;
+}
+
+const MethodInfo kDlm = splitting_info(
+    "dlm", 5,
+    "symplectic splitting for rigid bodies: kicks, drift, free rotor as planar rotations R1 R2 R3 R2 R1 (rotation "
+    "matrices); order 2, one force evaluation per step",
+    "Dullweber, Leimkuhler & McLachlan, J. Chem. Phys. 107, 5840 (1997)");
+const MethodInfo kNoSquish = splitting_info(
+    "no_squish", 5,
+    "symplectic splitting for rigid bodies in quaternions and conjugate momenta, rotor R3 R2 R1 R2 R3 as LAMMPS "
+    "fix rigid/nve; order 2, one force evaluation per step",
+    "Miller et al., J. Chem. Phys. 116, 8649 (2002)");
+const MethodInfo kRotorExact = splitting_info(
+    "rotor_exact", 1,
+    "symplectic splitting for rigid bodies with the exact free-rigid-body flow (Jacobi elliptic functions); order 2, "
+    "exact for V = 0",
+    "Celledoni, Fasso, Safstrom & Zanna, SIAM J. Sci. Comput. 30, 2084 (2008)");
+
+}  // namespace
+
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"dlm", kDlm, [](const Config&) {
+                                             return std::make_unique<RigidSplittingStepper>(
+                                                 kDlm, RigidSplittingStepper::Rotor::Planar, std::array<int, 3>{0, 1, 2});
+                                           }})
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"no_squish", kNoSquish, [](const Config&) {
+                                             return std::make_unique<RigidSplittingStepper>(
+                                                 kNoSquish, RigidSplittingStepper::Rotor::Quaternion,
+                                                 std::array<int, 3>{2, 1, 0});
+                                           }})
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"rotor_exact", kRotorExact, [](const Config&) {
+                                             return std::make_unique<RigidSplittingStepper>(
+                                                 kRotorExact, RigidSplittingStepper::Rotor::Exact,
+                                                 std::array<int, 3>{0, 1, 2});
+                                           }})
+
+}  // namespace lie

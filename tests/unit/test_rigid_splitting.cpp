@@ -1,0 +1,224 @@
+// The rigid-body splittings (methods/rigid_splitting.hpp: dlm, no_squish, rotor_exact), measured:
+// observed order 2 on ten interacting dipolar bodies against a tight RKMK5 reference; one force
+// evaluation per step; time reversibility to round-off; dlm with NO_SQUISH's axis order and
+// no_squish give the same map (two formulations, one in rotation matrices, one in quaternions);
+// rotor_exact reproduces the free rigid body's exact solution for large steps; the energy error
+// of the splittings stays bounded over 2 x 10^4 steps; the quaternion conversions near 0 and pi.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "groups/so3.hpp"
+#include "methods/integrate.hpp"
+#include "methods/rigid_splitting.hpp"
+#include "methods/stepper.hpp"
+#include "models/dipolar.hpp"
+#include "models/free_rigid_body.hpp"
+
+using namespace lie;
+
+namespace {
+
+using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+
+// Ten bodies close enough to interact within t <= 1 (as test_dipolar_integration.cpp), with
+// random momenta and body angular momenta.
+DipolarParams ten_bodies() {
+  DipolarParams p;
+  p.n = 10;
+  p.spread = 6.0;
+  p.seed = 4;
+  return p;
+}
+
+std::vector<double> start_state(Dipolar& model, double momentum) {
+  std::vector<double> y(model.space().state_size());
+  model.initial_state(y.data());
+  std::mt19937_64 g(9);
+  std::normal_distribution<double> n01(0.0, 1.0);
+  for (std::size_t i = 0; i < model.local_bodies(); ++i) {
+    for (int k = 0; k < 3; ++k) y[18 * i + 3 + k] = momentum * n01(g);
+    for (int k = 0; k < 3; ++k) y[18 * i + 15 + k] = momentum * n01(g);
+  }
+  return y;
+}
+
+std::unique_ptr<Stepper> stepper(const std::string& method, Model& model, par::Context& ctx) {
+  auto st = make_stepper(method, Config::from_pairs({}), model);
+  st->bind(model, ctx);
+  return st;
+}
+
+std::vector<double> run(Stepper& st, std::vector<double> y, int steps, double h) {
+  for (int n = 0; n < steps; ++n) st.step(n * h, h, y.data());
+  return y;
+}
+
+double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+  return d;
+}
+
+double energy(Dipolar& model, const std::vector<double>& y) {
+  Observables o;
+  model.observables(0.0, y.data(), o);
+  return o.get("total_energy");
+}
+
+}  // namespace
+
+TEST(RigidSplitting, OrderTwoOnInteractingDipoles) {
+  par::Context ctx(MPI_COMM_SELF);
+  Dipolar model(ten_bodies(), ctx);
+  const auto y0 = start_state(model, 0.5);
+  auto ref_st = stepper("rkmk5", model, ctx);
+  const auto ref = run(*ref_st, y0, 1024, 1.0 / 1024);
+  ASSERT_GT(model.state_distance(y0.data(), ref.data(), ctx), 0.5) << "the bodies must move";
+  for (const std::string m : {"dlm", "no_squish", "rotor_exact"}) {
+    std::vector<double> errors;
+    for (int steps : {32, 64, 128}) {
+      auto st = stepper(m, model, ctx);
+      const auto y = run(*st, y0, steps, 1.0 / steps);
+      errors.push_back(model.state_distance(y.data(), ref.data(), ctx));
+      // one force evaluation per step, and one to start
+      EXPECT_EQ(st->counters().rhs, static_cast<std::uint64_t>(steps + 1)) << m;
+    }
+    std::printf("%-12s errors at 32, 64, 128 steps: %.3e %.3e %.3e\n", m.c_str(), errors[0], errors[1], errors[2]);
+    EXPECT_NEAR(std::log2(errors[0] / errors[1]), 2.0, 0.15) << m << " " << errors[0] << " " << errors[1];
+    EXPECT_NEAR(std::log2(errors[1] / errors[2]), 2.0, 0.1) << m << " " << errors[1] << " " << errors[2];
+  }
+}
+
+TEST(RigidSplitting, TimeReversibleToRoundOff) {
+  par::Context ctx(MPI_COMM_SELF);
+  Dipolar model(ten_bodies(), ctx);
+  const auto y0 = start_state(model, 0.5);
+  for (const std::string m : {"dlm", "no_squish", "rotor_exact"}) {
+    auto st = stepper(m, model, ctx);
+    auto y = run(*st, y0, 50, 0.02);
+    ASSERT_GT(max_abs_diff(y, y0), 0.1) << m;
+    for (int n = 0; n < 50; ++n) st->step(1.0 - n * 0.02, -0.02, y.data());
+    std::printf("%-12s forth and back: %.3e\n", m.c_str(), max_abs_diff(y, y0));
+    // 100 steps of O(1) values: a few hundred ulps
+    EXPECT_LT(max_abs_diff(y, y0), 1e-12) << m;
+  }
+}
+
+TEST(RigidSplitting, DlmInNoSquishOrderIsNoSquish) {
+  // Each NO_SQUISH rotation is q <- q (cos z + sin z e_k) with z = theta/2: DLM's planar rotation
+  // by theta in quaternions. With the same axis order the two methods are one map; they differ
+  // by rounding only (rotation matrices against quaternions, a conversion per step).
+  par::Context ctx(MPI_COMM_SELF);
+  Dipolar model(ten_bodies(), ctx);
+  const auto y0 = start_state(model, 0.5);
+  MethodInfo info = make_stepper("dlm", Config::from_pairs({}), model)->info();
+  RigidSplittingStepper dlm321(info, RigidSplittingStepper::Rotor::Planar, {2, 1, 0});
+  dlm321.bind(model, ctx);
+  auto ns = stepper("no_squish", model, ctx);
+  auto dlm123 = stepper("dlm", model, ctx);
+  const auto a = run(dlm321, y0, 100, 0.01), b = run(*ns, y0, 100, 0.01), c = run(*dlm123, y0, 100, 0.01);
+  std::printf("dlm(3,2,1) - no_squish: %.3e, dlm(1,2,3) - dlm(3,2,1): %.3e\n", max_abs_diff(a, b), max_abs_diff(a, c));
+  EXPECT_LT(max_abs_diff(a, b), 1e-12);
+  // ... while the other axis order is another second-order method: O(h^2) apart
+  EXPECT_GT(max_abs_diff(a, c), 1e-9);
+}
+
+TEST(RigidSplitting, RotorExactIsTheFreeRigidBodysExactSolution) {
+  par::Context ctx(MPI_COMM_SELF);
+  for (bool attitude : {false, true}) {
+    FreeRigidBody model({1.0, 2.0, 3.0}, {0.5, 0.8, 1.1}, attitude);
+    std::vector<double> y(model.space().state_size()), exact(y.size());
+    model.initial_state(y.data());
+    auto st = stepper("rotor_exact", model, ctx);
+    y = run(*st, y, 40, 0.5);  // h = 0.5: far beyond any method's asymptotic range
+    model.exact_solution(20.0, exact.data());
+    std::printf("rotor_exact, attitude %d: %.3e from the exact solution\n", attitude, max_abs_diff(y, exact));
+    EXPECT_LT(max_abs_diff(y, exact), 1e-12) << "attitude " << attitude;
+    EXPECT_EQ(st->counters().rhs, 0u) << "no potential: no force evaluation";
+    // dlm at the same step: a second-order error, far from round-off
+    model.initial_state(y.data());
+    auto dlm = stepper("dlm", model, ctx);
+    EXPECT_GT(max_abs_diff(run(*dlm, y, 40, 0.5), exact), 1e-3);
+  }
+}
+
+TEST(RigidSplitting, FreeRigidBodyCasimirToRoundOffEnergyBounded) {
+  // Planar rotations keep |m| exactly (up to rounding); the energy error is O(h^2) and bounded.
+  par::Context ctx(MPI_COMM_SELF);
+  FreeRigidBody model({1.0, 2.0, 3.0}, {0.5, 0.8, 1.1}, true);
+  std::vector<double> y(model.space().state_size());
+  model.initial_state(y.data());
+  const double C0 = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
+  const double H0 = 0.5 * (y[0] * y[0] / 1.0 + y[1] * y[1] / 2.0 + y[2] * y[2] / 3.0);
+  for (const std::string m : {"dlm", "no_squish"}) {
+    auto st = stepper(m, model, ctx);
+    std::vector<double> z = y;
+    double dH_first = 0.0, dH_last = 0.0;
+    for (int n = 0; n < 20000; ++n) {
+      st->step(n * 0.05, 0.05, z.data());
+      const double H = 0.5 * (z[0] * z[0] / 1.0 + z[1] * z[1] / 2.0 + z[2] * z[2] / 3.0);
+      (n < 10000 ? dH_first : dH_last) = std::max(n < 10000 ? dH_first : dH_last, std::abs(H - H0) / H0);
+    }
+    const double C = z[0] * z[0] + z[1] * z[1] + z[2] * z[2];
+    std::printf("%-12s free body: |dH/H| %.3e then %.3e, |dC/C| %.3e\n", m.c_str(), dH_first, dH_last, std::abs(C - C0) / C0);
+    EXPECT_LT(std::abs(C - C0) / C0, 1e-12) << m;
+    EXPECT_LT(dH_last, 1e-2) << m;
+    EXPECT_GT(dH_last, 1e-6) << m << ": an O(h^2) error, not zero";
+    EXPECT_LT(dH_last, 1.5 * dH_first) << m << ": bounded, no drift";
+    RowMat3 Q = Eigen::Map<const RowMat3>(z.data() + 3);
+    EXPECT_LT(so3::orthogonality_error(Q), 1e-12) << m;
+  }
+}
+
+TEST(RigidSplitting, EnergyErrorBoundedOverLongRuns) {
+  // Ten dipoles, h = 0.01, 20000 steps (T = 200): the splittings' energy error oscillates within
+  // a band of O(h^2) and does not grow (RKMK4's drift shows on [K]'s N = 100 workload: the
+  // experiment K_thesis_workload_splittings and its table).
+  par::Context ctx(MPI_COMM_SELF);
+  Dipolar model(ten_bodies(), ctx);
+  const auto y0 = start_state(model, 0.5);
+  const double H0 = energy(model, y0);
+  auto band = [&](const std::string& m) {
+    auto st = stepper(m, model, ctx);
+    std::vector<double> y = y0;
+    double first = 0.0, last = 0.0;
+    for (int n = 0; n < 20000; ++n) {
+      st->step(n * 0.01, 0.01, y.data());
+      if (n % 100 == 99) {
+        const double e = std::abs(energy(model, y) - H0) / std::abs(H0);
+        (n < 10000 ? first : last) = std::max(n < 10000 ? first : last, e);
+      }
+    }
+    return std::pair{first, last};
+  };
+  for (const std::string m : {"dlm", "no_squish"}) {
+    const auto [first, last] = band(m);
+    std::printf("%-12s dipoles: max |dH/H| %.3e (t <= 100) then %.3e (t <= 200)\n", m.c_str(), first, last);
+    EXPECT_LT(last, 2.0 * first + 1e-12) << m << ": first half " << first << ", second half " << last;
+    EXPECT_LT(last, 1e-3) << m;
+  }
+}
+
+TEST(Quaternion, RoundTripNearZeroAndPi) {
+  std::mt19937_64 g(3);
+  std::normal_distribution<double> n01(0.0, 1.0);
+  for (double angle : {0.0, 1e-12, 1e-6, 0.3, 2.0, M_PI - 1e-6, M_PI - 1e-12, M_PI}) {
+    for (int rep = 0; rep < 20; ++rep) {
+      Vec3 axis(n01(g), n01(g), n01(g));
+      axis.normalize();
+      const RowMat3 Q = so3::exp(angle * axis);
+      const auto q = quaternion::from_matrix(Q.data());
+      EXPECT_NEAR(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3], 1.0, 1e-15);  // a few ulps
+      RowMat3 back;
+      quaternion::to_matrix(q, back.data());
+      EXPECT_LT((back - Q).cwiseAbs().maxCoeff(), 1e-15) << "angle " << angle;
+      // the rotation angle: |w| = cos(angle/2)
+      EXPECT_NEAR(std::abs(q[0]), std::cos(angle / 2), 1e-15) << "angle " << angle;
+    }
+  }
+}
