@@ -13,7 +13,6 @@
 #include "methods/stepper.hpp"
 #include "studies/output.hpp"
 #include "studies/study.hpp"
-#include "studies/tables.hpp"
 
 namespace lie::studies {
 
@@ -147,8 +146,11 @@ StudyEntry entry() {
   e.shape.timed = true;
   e.not_checkpointed = "study = scaling measures wall time (a stopped and continued timing is no timing); it is not "
                        "checkpointed";
-  e.tables = {scaling_table()};
+  e.tables = {"scaling"};
   e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
+  e.columns = {
+      {"components", {"", "global number of model components (links, bodies)"}},
+  };
   return e;
 }
 
