@@ -4,7 +4,7 @@
 # results/<name>.h5, its tables to results/tables/<name>.{md,tex} and <name>.<table>.csv (one
 # table per CSV file; `liebench report FILE --list-tables` names them) and its plots to
 # results/plots/<name>_*.png. The tables and plots are regenerated from the HDF5 files alone.
-# Then the scaling studies of studies/scaling/ (one mpirun per layout, merged).
+# Then the scaling studies of experiments/scaling/ (one mpirun per layout, merged).
 #   bash scripts/reproduce_results.sh [NAME_PATTERN]     e.g. 'P_fig*'; default: all (~1 min)
 #   LIEBENCH_NP=4 bash scripts/reproduce_results.sh
 #   LIEBENCH_RESULTS_DIR=DIR   write into DIR instead of results/ (scripts/check_tables.sh)
@@ -48,31 +48,31 @@ for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
   if [ "$st" = 3 ]; then failed_experiments+=("$name"); elif [ "$st" != 0 ]; then exit "$st"; fi
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   write_tables "$h5" "$name"
-  /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$RESULTS/plots" --tables "$RESULTS/tables" \
+  /usr/bin/python3 "$ROOT/scripts/plots/plot_study.py" "$h5" --out "$RESULTS/plots" --tables "$RESULTS/tables" \
     --formats png >/dev/null
   # the suite beside the numbers the paper prints ('# paper:' lines of the experiment file):
   # NAME.paper.md and NAME.paper.csv
-  /usr/bin/python3 "$ROOT/studies/tables/paper_table.py" "$cfg" "$h5" "$RESULTS/tables"
+  /usr/bin/python3 "$ROOT/scripts/tables/paper_table.py" "$cfg" "$h5" "$RESULTS/tables"
   # [L] Fig. 7 (kinetic energy over the faces of the icosphere) from the saved states
   if grep -q '^model *= *sphere_md' "$cfg" && grep -q '^save_state *= *true' "$cfg"; then
-    /usr/bin/python3 "$ROOT/studies/plots/plot_sphere_md.py" "$h5" --out "$RESULTS/plots" >/dev/null
+    /usr/bin/python3 "$ROOT/scripts/plots/plot_sphere_md.py" "$h5" --out "$RESULTS/plots" >/dev/null
   fi
   record_time "$name" "$ms"
 done
-# Scaling studies (studies/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
+# Scaling studies (experiments/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
 if [ "${LIEBENCH_SKIP_SCALING:-0}" != 1 ] && { [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; }; then
   flags=""
   if [ "$(nproc)" -lt 2 ]; then flags="--oversubscribe"; fi
-  for cfg in "$ROOT"/studies/scaling/*.cfg; do
+  for cfg in "$ROOT"/experiments/scaling/*.cfg; do
     name="scaling_$(basename "$cfg" .cfg)"
     h5="$RESULTS/$name.h5"
     echo "== $name" >&2
     start=$(date +%s%N)
-    MPIRUN_FLAGS="$flags" "$ROOT/studies/scaling/run_layouts.sh" "$cfg" "$h5" >/dev/null
+    MPIRUN_FLAGS="$flags" "$ROOT/scripts/run_layouts.sh" "$cfg" "$h5" >/dev/null
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
     rm -rf "${h5%.h5}.parts"
     write_tables "$h5" "$name"
-    /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$h5" --out "$RESULTS/plots" --formats png >/dev/null
+    /usr/bin/python3 "$ROOT/scripts/plots/plot_study.py" "$h5" --out "$RESULTS/plots" --formats png >/dev/null
     record_time "$name" "$ms"
   done
 fi
@@ -80,7 +80,7 @@ fi
 # e.g. after a NAME_PATTERN run, is skipped with a line on stderr: status 1, not an error here).
 st=0
 [ "${LIEBENCH_SKIP_FIGURES:-0}" = 1 ] ||
-/usr/bin/python3 "$ROOT/studies/plots/source_figures.py" --results "$RESULTS" --out "$RESULTS/figures" \
+/usr/bin/python3 "$ROOT/scripts/plots/source_figures.py" --results "$RESULTS" --out "$RESULTS/figures" \
   --formats png,pdf --readme "$RESULTS/figures/README.md" >/dev/null || st=$?
 if [ "$st" != 0 ] && [ "$st" != 1 ]; then echo "reproduce_results: source_figures.py failed (status $st)" >&2; exit "$st"; fi
 # The index of every table present (also those of earlier runs with another NAME_PATTERN).
@@ -88,10 +88,10 @@ index="$RESULTS/tables/README.md"
 {
   echo "# Regenerated tables"
   echo
-  echo "Written by \`scripts/reproduce_results.sh\` from \`experiments/*.cfg\` and \`studies/scaling/*.cfg\`"
+  echo "Written by \`scripts/reproduce_results.sh\` from \`experiments/*.cfg\` and \`experiments/scaling/*.cfg\`"
   echo "(one HDF5 file per experiment in \`results/\`, not committed; every table here is"
   echo "\`liebench report results/<name>.h5\`, except the work-precision CSVs of convergence and adaptive"
-  echo "studies, written by \`studies/plots/plot_study.py\`; figures: [../figures/](../figures/README.md))."
+  echo "studies, written by \`scripts/plots/plot_study.py\`; figures: [../figures/](../figures/README.md))."
   echo "Wall times: this machine, 2 MPI ranks, the last run."
   echo
   echo "| experiment | title | tables | wall (s) |"
@@ -101,7 +101,7 @@ index="$RESULTS/tables/README.md"
     [ "$name" = README ] && continue
     case "$name" in *.paper) continue ;; esac
     cfg="$ROOT/experiments/$name.cfg"
-    [ -f "$cfg" ] || cfg="$ROOT/studies/scaling/${name#scaling_}.cfg"
+    [ -f "$cfg" ] || cfg="$ROOT/experiments/scaling/${name#scaling_}.cfg"
     title="$(sed -n 's/^title *= *//p' "$cfg" 2>/dev/null | head -1)"
     wall="$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$timings")"
     csv=""
@@ -112,6 +112,10 @@ index="$RESULTS/tables/README.md"
     printf '| `%s` | %s | [md](%s.md) [tex](%s.tex)%s | %s |\n' "$name" "$title" "$name" "$name" "$csv" "${wall:--}"
   done
 } > "$index"
+# The index of the decks (experiments/README.md) with the times just recorded
+if [ "$RESULTS" = "$ROOT/results" ]; then
+  /usr/bin/python3 "$ROOT/scripts/experiments_index.py" || echo "reproduce_results: experiments/README.md not rewritten" >&2
+fi
 echo "tables: results/tables/, plots: results/plots/, figures: results/figures/" >&2
 if ((${#failed_experiments[@]})); then
   echo "reproduce_results: runs failed in ${failed_experiments[*]} (marked 'failed' in their tables; reasons above)" >&2

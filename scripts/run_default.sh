@@ -26,7 +26,7 @@ for exp in P_fig5_double_pendulum_convergence P_fig6_7_double_pendulum_invariant
   # The run log (configuration, periodic lines, summary) goes to $OUT/$exp.h5.log, not between the tables.
   "${MPIRUN[@]}" "$LB" run "$ROOT/experiments/$exp.cfg" --ranks_per_run=1 --output "$OUT/$exp.h5" --force >/dev/null
   "$LB" report "$OUT/$exp.h5"
-  /usr/bin/python3 "$ROOT/studies/plots/plot_study.py" "$OUT/$exp.h5" --out "$OUT/plots" >/dev/null
+  /usr/bin/python3 "$ROOT/scripts/plots/plot_study.py" "$OUT/$exp.h5" --out "$OUT/plots" >/dev/null
   echo
 done
 echo "results: $OUT/*.h5 (liebench report FILE.h5 [--format md|tex|csv]), run logs: $OUT/*.h5.log, plots: $OUT/plots/" >&2

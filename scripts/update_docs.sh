@@ -2,6 +2,7 @@
 # Regenerates the generated sections of the docs (between <!-- BEGIN liebench list X --> and
 # <!-- END liebench list X --> markers, in README.md and docs/*.md) from the registries:
 # `liebench list X --markdown` for X in groups, methods, controllers, models, studies, keys.
+# Also experiments/README.md, the index of the decks (scripts/experiments_index.py).
 # tests/cli/docs_current.sh fails when a section is out of date, so a new method/model/key is
 # documented by running this script.
 #   scripts/update_docs.sh [LIEBENCH] [DIR]      DIR: a tree with README.md and docs/ (default: the repository)
@@ -27,3 +28,5 @@ for doc in "$DIR/README.md" "$DIR"/docs/*.md; do
   done
   cmp -s "$tmp" "$doc" || cp "$tmp" "$doc"
 done
+# The index of the experiment decks (experiments/README.md; tests/cli/experiments_index.sh)
+if [ "$DIR" = "$ROOT" ]; then /usr/bin/python3 "$ROOT/scripts/experiments_index.py"; fi

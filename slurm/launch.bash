@@ -9,7 +9,7 @@
 #    CPUs SLURM binds its task to.
 #  - mpirun: $MPIRUN (default mpirun) $MPIRUN_FLAGS -n RANKS, bound to cores with one thread
 #    per rank and unbound for hybrid layouts (threads of different ranks would otherwise share
-#    the cores of one binding), as studies/scaling/run_layouts.sh does.
+#    the cores of one binding), as scripts/run_layouts.sh does.
 liebench_launch() {
   local ranks="$1" threads="$2"
   shift 2

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Simulated runs in the suite's formats: rank-0 summary lines of liebench_steps (SMPI build,
 scripts/smpi/run.sh) -> a scaling-study HDF5 file (liebench-study/1, kind scaling: what
-`liebench run` of studies/scaling writes and `liebench report FILE --table scaling` reads),
+`liebench run` of experiments/scaling writes and `liebench report FILE --table scaling` reads),
 with the cost model's prediction of every run beside it (cost_model.py), and optionally a plot
 of parallel efficiency against ranks (simulation solid, model dashed).
 

@@ -10,7 +10,7 @@
 # Quick look (a few minutes): --cases=chain_1e6,particles_4000 --ranks=1,16,64 --platforms=ib
 #
 # Cases (all RKMK4 unless named; random initial states and h = 1e-3 as
-# studies/scaling/chain_strong_N1e6.cfg and dipolar_strong_N4000.cfg; steps per run are the
+# experiments/scaling/chain_strong_N1e6.cfg and dipolar_strong_N4000.cfg; steps per run are the
 # suite's choice: every step is the same work, and each simulated run should take minutes here):
 #   chain_1e6        strong  chain N = 10^6, 1024 virtual blocks (the same arithmetic on every
 #                            layout up to 1024 ranks: one final-state hash per case), 2 steps

@@ -167,7 +167,7 @@ void list_studies(std::ostream& os, bool md) {
   else os << "Studies (key `study`):\n";
   for (const auto* s : StudyRegistry::instance().all()) {
     std::string tables;
-    for (const auto& t : s->tables) tables += (tables.empty() ? "" : ", ") + t.name;
+    for (const auto& t : s->tables) tables += (tables.empty() ? "" : ", ") + t;
     if (md)
       os << "| `" << s->name << "` | " << s->summary << " | " << tables << " | "
          << (s->not_checkpointed.empty() ? "yes" : "no") << " |\n";

@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "core/quote.hpp"
 #include "io/safe_output.hpp"
-#include "studies/tables.hpp"
+#include "report/tables.hpp"
 
 namespace lie::studies {
 

@@ -11,7 +11,6 @@
 #include "studies/output.hpp"
 #include "studies/reference.hpp"
 #include "studies/study.hpp"
-#include "studies/tables.hpp"
 
 namespace lie::studies {
 
@@ -119,8 +118,15 @@ StudyEntry entry() {
   e.shape.embedded_only = true;
   e.shape.sampling = SamplingRule::AsGiven;
   e.validate = validate;
-  e.tables = {adaptive_table()};
+  e.tables = {"adaptive"};
   e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
+  e.columns = {
+      {"h_mean", {"s", "(t_final - t0) / accepted"}},
+      {"compare_method", {"", "constant-step method run with the same cost ([P] Figs 8-11)"}},
+      {"compare_steps", {"", "steps of the constant-step comparison run"}},
+      {"compare_error", {"", "global error at T of the constant-step comparison run"}},
+      {"compare_rhs_evaluations", {"", "vector-field evaluations of the comparison run"}},
+  };
   return e;
 }
 

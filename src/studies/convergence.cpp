@@ -1,13 +1,13 @@
 // study = convergence: a grid of methods x step counts (x grid axes); the global error at T
 // against the exact solution or a reference run; the observed order per method by least
-// squares over the asymptotic range (tables.cpp, analysis.cpp).
+// squares over the asymptotic range (convergence_analysis.cpp, analysis.cpp).
 #include <cmath>
 
 #include "methods/stepper.hpp"
 #include "studies/output.hpp"
 #include "studies/reference.hpp"
 #include "studies/study.hpp"
-#include "studies/tables.hpp"
+#include "studies/convergence_analysis.hpp"
 
 namespace lie::studies {
 
@@ -15,7 +15,7 @@ namespace {
 
 void validate(const StudyPlan& plan, par::Context& ctx) {
   ReferenceSolutions::check(plan, ctx);
-  fit_rule({});  // keys are declared in tables.cpp
+  fit_rule({});  // keys are declared in convergence_analysis.cpp
 }
 
 class Runs final : public KindRuns {
@@ -41,7 +41,7 @@ StudyEntry entry() {
   e.summary = "global error at T over methods x step sizes (x grid); observed order per method";
   e.shape.step_kinds = {StepKind::Steps, StepKind::Dt};
   e.validate = validate;
-  e.tables = {convergence_table()};
+  e.tables = {"convergence"};
   e.analysis = [](const h5::File& f, const Summary& s, const std::vector<std::string>& key_columns,
                   const std::map<std::string, std::string>& parameters) {
     write_convergence_analysis(f, s, key_columns, fit_rule(parameters));

@@ -9,7 +9,6 @@
 #include "studies/analysis.hpp"
 #include "studies/output.hpp"
 #include "studies/study.hpp"
-#include "studies/tables.hpp"
 
 namespace lie::studies {
 
@@ -65,7 +64,7 @@ StudyEntry entry() {
   e.shape.step_kinds = {StepKind::Steps, StepKind::Dt, StepKind::Tol};
   e.shape.sampling = SamplingRule::Stride;
   e.validate = validate;
-  e.tables = {invariants_table(), energy_drift_table()};
+  e.tables = {"invariants", "energy-drift"};
   e.start = each_run(run);
   return e;
 }

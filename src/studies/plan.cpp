@@ -494,7 +494,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
       list += l.text();
     }
     throw UsageError("this job runs as " + here.text() + " (MPI ranks x OpenMP threads) but scaling.layouts = " + list +
-                     "; launch one job per listed layout (studies/scaling/run_layouts.sh does this) or add " +
+                     "; launch one job per listed layout (scripts/run_layouts.sh does this) or add " +
                      here.text() + " to scaling.layouts");
   }
   for (std::size_t i = range.begin; i < range.end; ++i) {

@@ -8,7 +8,7 @@
 #include "io/table.hpp"
 #include "methods/stepper.hpp"
 #include "studies/interrupt.hpp"
-#include "studies/tables.hpp"
+#include "studies/convergence_analysis.hpp"
 
 namespace lie::studies {
 

@@ -3,7 +3,7 @@
 // the time stepping, io = writing the final state collectively, plus every phase the model
 // records in par::Context::timers(), e.g. comm). Every layout of scaling.layouts is a separate
 // job (`mpirun -n P` with OMP_NUM_THREADS=T) that computes the runs of its own layout;
-// studies/scaling/run_layouts.sh launches them and merges the files; `liebench report
+// scripts/run_layouts.sh launches them and merges the files; `liebench report
 // --table scaling` prints speedup and efficiency.
 // Weak scaling multiplies the model key scaling.size_key by the number of cores P x T.
 #include <chrono>
@@ -13,7 +13,6 @@
 #include "methods/stepper.hpp"
 #include "studies/output.hpp"
 #include "studies/study.hpp"
-#include "studies/tables.hpp"
 
 namespace lie::studies {
 
@@ -21,7 +20,7 @@ namespace {
 
 const bool kKeys = declare_options({
     {"scaling.layouts", OptionType::String, "1x1",
-     "layouts RANKSxTHREADS, e.g. \"1x1 2x1 1x2\"; each is one job (studies/scaling/run_layouts.sh)", {}, "scaling"},
+     "layouts RANKSxTHREADS, e.g. \"1x1 2x1 1x2\"; each is one job (scripts/run_layouts.sh)", {}, "scaling"},
     {"scaling.mode", OptionType::Choice, "strong",
      "strong: the same problem on every layout; weak: scaling.size_key x (ranks x threads)", {"strong", "weak"},
      "scaling"},
@@ -147,8 +146,11 @@ StudyEntry entry() {
   e.shape.timed = true;
   e.not_checkpointed = "study = scaling measures wall time (a stopped and continued timing is no timing); it is not "
                        "checkpointed";
-  e.tables = {scaling_table()};
+  e.tables = {"scaling"};
   e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
+  e.columns = {
+      {"components", {"", "global number of model components (links, bodies)"}},
+  };
   return e;
 }
 

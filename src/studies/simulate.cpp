@@ -7,7 +7,6 @@
 #include "methods/stepper.hpp"
 #include "studies/output.hpp"
 #include "studies/study.hpp"
-#include "studies/tables.hpp"
 
 namespace lie::studies {
 
@@ -45,7 +44,7 @@ StudyEntry entry() {
   e.shape.single_point = true;
   e.shape.sampling = SamplingRule::Stride;
   e.validate = validate;
-  e.tables = {invariants_table(), energy_drift_table()};
+  e.tables = {"invariants", "energy-drift"};
   e.start = each_run(run);
   return e;
 }

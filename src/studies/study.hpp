@@ -27,7 +27,18 @@ namespace studies {
 
 class Checkpointer;
 class StudyOutput;
-struct StudyFile;
+/// What a report reads of a result file (report/tables.hpp: load_study_file).
+struct StudyFile {
+  std::string kind, title, model;
+  double t0 = 0.0, t_final = 0.0;
+  std::int64_t run_count = 0;
+  std::vector<std::string> key_columns;
+  std::map<std::string, std::string> parameters;  // resolved keys (attributes of /parameters)
+  Summary summary;
+  // run index -> phase -> seconds per rank (scaling table only)
+  std::map<std::int64_t, std::map<std::string, std::vector<double>>> timings;
+};
+
 
 /// A report table (`liebench report FILE.h5 --table NAME`), built from the result file alone.
 struct ReportTable {
@@ -109,7 +120,8 @@ struct StudyEntry {
   /// Why the kind is not checkpointed (then the checkpoint keys and --restart are refused with
   /// this reason); "" = it is: its executions go through the job's Checkpointer.
   std::string not_checkpointed;
-  std::vector<studies::ReportTable> tables;  // `liebench report`'s default (--table: any kind's)
+  /// Names of its report tables (ReportTableRegistry): `liebench report`'s default (--table: any).
+  std::vector<std::string> tables;
   /// Tables under /analysis derived from the whole /summary (`parameters`: the resolved keys):
   /// after the runs, and again by `liebench merge` on the joined summary.
   std::function<void(const h5::File&, const studies::Summary&, const std::vector<std::string>& key_columns,
@@ -121,6 +133,9 @@ struct StudyEntry {
   std::map<std::string, studies::ColumnInfo> columns;
 };
 using StudyRegistry = Registry<StudyEntry>;
+/// Report tables by name: the report floor registers the built-in kinds' (report/tables.cpp), a
+/// kind or plugin with a table of its own registers it from its file.
+using ReportTableRegistry = Registry<studies::ReportTable>;
 
 /// Looks up the study named by key `study` and runs it (validation first, then the runs).
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req);

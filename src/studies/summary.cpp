@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "io/table.hpp"
+#include "studies/output.hpp"
 #include "studies/study.hpp"
 
 namespace lie::studies {
@@ -203,6 +204,31 @@ Summary Summary::read(hid_t root) {
   return s;
 }
 
+double real_at(const Summary& s, const std::string& col, std::size_t row) {
+  const Column* c = s.find(col);
+  return c ? c->real(row) : kNaN;
+}
+
+std::string text_at(const Summary& s, const std::string& col, std::size_t row) {
+  const Column* c = s.find(col);
+  return c ? c->text(row) : "";
+}
+
+bool failed_at(const Summary& s, std::size_t row) {
+  const Column* c = s.find("status");
+  return c && run_failed(c->text(row));
+}
+
+std::string group_label(const Summary& s, const std::vector<std::string>& cols, std::size_t row) {
+  std::string g;
+  for (const auto& c : cols) g += (g.empty() ? "" : ", ") + c + "=" + s.get(c).text(row);
+  return g;
+}
+
+bool is_step_column(const std::string& name) {
+  return name == "method" || name == "steps" || name == "h" || name == "tol";
+}
+
 ColumnInfo describe_column(const std::string& name) {
   static const std::map<std::string, ColumnInfo> known = {
       {"run_id", {"", "run group name under /runs"}},
@@ -225,18 +251,12 @@ ColumnInfo describe_column(const std::string& name) {
       {"exponentials", {"", "group exponentials/actions (Stepper counters)"}},
       {"h_min", {"s", "smallest accepted step"}},
       {"h_max", {"s", "largest accepted step"}},
-      {"h_mean", {"s", "(t_final - t0) / accepted"}},
-      {"compare_method", {"", "constant-step method run with the same cost ([P] Figs 8-11)"}},
-      {"compare_steps", {"", "steps of the constant-step comparison run"}},
-      {"compare_error", {"", "global error at T of the constant-step comparison run"}},
-      {"compare_rhs_evaluations", {"", "vector-field evaluations of the comparison run"}},
       {"samples", {"", "number of time-series samples"}},
       {"sample_every", {"", "steps between time-series samples (fixed steps)"}},
       {"layout", {"", "MPI ranks x OpenMP threads per rank"}},
       {"ranks", {"", "MPI ranks"}},
       {"threads", {"", "OpenMP threads per rank"}},
       {"cores", {"", "ranks x threads"}},
-      {"components", {"", "global number of model components (links, bodies)"}},
   };
   auto it = known.find(name);
   if (it != known.end()) return it->second;

@@ -62,6 +62,16 @@ class Summary {
   std::vector<Column> columns_;
 };
 
+/// Cells by column name, shared by the analyses and the report tables: NaN / "" where the file
+/// has no such column; failed_at: a failed run (status "failed: ..." or "nonfinite"), whose
+/// numbers are not results; group_label: "c1=v1, c2=v2" of the grid columns `cols`.
+double real_at(const Summary& s, const std::string& col, std::size_t row);
+std::string text_at(const Summary& s, const std::string& col, std::size_t row);
+bool failed_at(const Summary& s, std::size_t row);
+std::string group_label(const Summary& s, const std::vector<std::string>& cols, std::size_t row);
+/// Key columns of the method and the step axis (method, steps, h, tol), not grid axes.
+bool is_step_column(const std::string& name);
+
 /// Unit and meaning of a column/metric, by name (one place for all studies; a kind's own
 /// columns: StudyEntry::columns).
 struct ColumnInfo {

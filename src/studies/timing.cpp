@@ -15,7 +15,6 @@
 #include "studies/checkpoint.hpp"
 #include "studies/output.hpp"
 #include "studies/study.hpp"
-#include "studies/tables.hpp"
 
 namespace lie::studies {
 
@@ -174,7 +173,7 @@ StudyEntry entry() {
               "step and per rhs evaluation";
   e.shape.step_kinds = {StepKind::Steps, StepKind::Dt, StepKind::Tol};
   e.shape.timed = true;
-  e.tables = {{"timing", timing_tables}};
+  e.tables = {"timing"};
   e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
   const std::string slowest = " of the repetitions' wall times (the slowest rank's in each)";
   e.columns = {
@@ -193,5 +192,6 @@ StudyEntry entry() {
 }  // namespace
 
 LIEBENCH_REGISTER(StudyEntry, entry())
+LIEBENCH_REGISTER(ReportTable, {"timing", timing_tables})
 
 }  // namespace lie::studies

@@ -72,10 +72,10 @@ fi
 
 # Plots: failed runs are not drawn as numbers; the script says how many failed.
 if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null && [[ -f conv.h5 ]]; then
-  out=$(/usr/bin/python3 "$SRC/studies/plots/plot_study.py" conv.h5 --out plots --formats png 2>&1); st=$?
+  out=$(/usr/bin/python3 "$SRC/scripts/plots/plot_study.py" conv.h5 --out plots --formats png 2>&1); st=$?
   [[ $st -eq 0 && "$out" == *"1 failed run(s), shown as failed"* && -s plots/conv_convergence.png ]] \
     && ok "plot: convergence plot with the failed run marked" || bad "plot: exit $st: $out"
-  out=$(/usr/bin/python3 "$SRC/studies/plots/plot_study.py" x.h5 --out plots --formats png 2>&1); st=$?
+  out=$(/usr/bin/python3 "$SRC/scripts/plots/plot_study.py" x.h5 --out plots --formats png 2>&1); st=$?
   [[ $st -eq 0 && -s plots/x_invariants.png ]] && ok "plot: a file whose only run failed" || bad "plot x.h5: $st: $out"
 fi
 

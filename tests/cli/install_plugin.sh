@@ -23,13 +23,15 @@ else bad "cmake --install failed: $(tail -n 5 install.log)"; finish; fi
 for f in bin/liebench lib/libliebench.so include/liebench/methods/stepper.hpp include/liebench/app/liebench_main.hpp \
          lib/cmake/LieBench/LieBenchConfig.cmake lib/cmake/LieBench/LieBenchConfigVersion.cmake \
          lib/cmake/LieBench/LieBenchTargets.cmake share/liebench/experiments/P_fig5_double_pendulum_convergence.cfg \
-         share/liebench/studies/plots/plot_study.py share/liebench/slurm/submit.sh \
+         share/liebench/experiments/README.md share/liebench/experiments/examples/frb_adaptive.cfg \
+         share/liebench/experiments/scaling/chain_weak.cfg include/liebench/report/tables.hpp \
+         share/liebench/scripts/plots/plot_study.py share/liebench/slurm/submit.sh \
          share/liebench/examples/plugin/CMakeLists.txt share/doc/liebench/LICENSE share/doc/liebench/CITATION.cff; do
   [[ -e "$P/$f" ]] || bad "not installed: $f"
 done
 expect_status "installed program runs (rpath to its library)" 0 "liebench" env -u LD_LIBRARY_PATH "$P/bin/liebench" --version
 for py in plot_study.py source_figures.py; do  # the installed scripts find their modules (lbcommon, workprecision)
-  expect_status "installed $py imports" 0 "usage" /usr/bin/python3 "$P/share/liebench/studies/plots/$py" --help
+  expect_status "installed $py imports" 0 "usage" /usr/bin/python3 "$P/share/liebench/scripts/plots/$py" --help
 done
 
 # The example, copied out of the installed share/ as a user would.
@@ -73,7 +75,7 @@ else bad "errors differ between the plugin run and the own-executable run"; fi
 # A step-size controller from the plugin, selected by name like a built-in one (issue 24).
 expect_status "list controllers with --plugin shows the plugin's controller" 0 "gustafsson" \
   "$P/bin/liebench" list controllers --plugin="$PLUGIN"
-ADAPT=("$P/share/liebench/studies/examples/frb_adaptive.cfg" --plugin="$PLUGIN")
+ADAPT=("$P/share/liebench/experiments/examples/frb_adaptive.cfg" --plugin="$PLUGIN")
 if "$P/bin/liebench" run "${ADAPT[@]}" --controller=gustafsson -o ctl.h5 --quiet >run3.log 2>&1 &&
    "$P/bin/liebench" run "${ADAPT[@]}" --controller=P33 -o p33.h5 --quiet >>run3.log 2>&1 &&
    /usr/bin/python3 - ctl.h5 p33.h5 <<'PY'
@@ -92,7 +94,7 @@ else bad "plugin controller: $(cat run3.log)"; fi
 expect_status "plugin controller refuses another controller's key" 2 "does not read it" \
   "$P/bin/liebench" run "${ADAPT[@]}" --controller=gustafsson --controller.k1=0.5 -o ctl2.h5 --check
 expect_status "without the plugin the name is unknown, the known ones listed" 2 "unknown controller (key 'controller') 'gustafsson'; known: H211" \
-  "$P/bin/liebench" run "$P/share/liebench/studies/examples/frb_adaptive.cfg" --controller=gustafsson -o ctl3.h5 --check
+  "$P/bin/liebench" run "$P/share/liebench/experiments/examples/frb_adaptive.cfg" --controller=gustafsson -o ctl3.h5 --check
 # A C++-only consumer (project(... LANGUAGES CXX), the default of a C++ user; issue 29): the
 # installed package must not need C (FindMPI's C component and FindHDF5's C test compile do).
 # It includes hdf5.h and mpi.h through LieBench::core and runs the library's program.
@@ -123,7 +125,7 @@ if cmake -S "$W/cxxonly" -B "$W/cxxonly/build" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_
    cmake --build "$W/cxxonly/build" >cxx_build.log 2>&1; then
   ok "a LANGUAGES CXX consumer configures and builds against the installed package"
   expect_status "the C++-only consumer runs a study (parallel HDF5 headers, the library's program)" 0 \
-    "consumer: HDF5 1." "${MPIRUN[@]}" -n 2 "$W/cxxonly/build/consumer" run "$SRC/examples/chain.cfg" --nfold_pendulum.N=100 -o cxx.h5 --quiet
+    "consumer: HDF5 1." "${MPIRUN[@]}" -n 2 "$W/cxxonly/build/consumer" run "$SRC/experiments/examples/chain.cfg" --nfold_pendulum.N=100 -o cxx.h5 --quiet
   [[ -s cxx.h5 ]] && ok "the C++-only consumer wrote its result file" || bad "the C++-only consumer wrote no cxx.h5"
 else bad "C++-only consumer: $(tail -n 20 cxx_cfg.log cxx_build.log 2>&1)"; fi
 grep -q "^project(liebench_example_plugin LANGUAGES CXX)" "$W/plugin/CMakeLists.txt" &&

@@ -7,7 +7,7 @@ rm -rf "$W"; mkdir -p "$W"; cd "$W" || exit 1
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPIRUN=(mpirun --oversubscribe --bind-to none)
-EX="$SRC/studies/examples"
+EX="$SRC/experiments/examples"
 failures=0
 
 ok() { echo "ok   $*"; }

@@ -36,10 +36,10 @@ grep -q "order found: 1" <<<"$out" || fail "perturbed: $out"
 grep -q "VIOLATED" <<<"$out" || fail "no violated condition listed"
 
 # a commutator-free method as data: the shipped example (cf4) and a copy with one wrong coefficient
-out="$("$LB" tableau "$2/studies/examples/cf_user_convergence.cfg")"
+out="$("$LB" tableau "$2/experiments/examples/cf_user_convergence.cfg")"
 grep -q "order found: 4" <<<"$out" || fail "cf_user example: $out"
 grep -q "Y4 = exp(h(-0.5 f1 + 1 f3)) Y2" <<<"$out" || fail "cf_user stages: $out"
-sed -e 's#^stage2 = .*#stage2 = 1/3#' -e '/^c = /d' "$2/studies/examples/cf_user_convergence.cfg" > "$WORK/cf_bad.cfg"
+sed -e 's#^stage2 = .*#stage2 = 1/3#' -e '/^c = /d' "$2/experiments/examples/cf_user_convergence.cfg" > "$WORK/cf_bad.cfg"
 out="$("$LB" tableau "$WORK/cf_bad.cfg")"
 grep -q "order found: 1" <<<"$out" || fail "cf_user wrong coefficient: $out"
 

@@ -19,38 +19,11 @@
 # shellcheck disable=SC2015,SC2317  # `cond && ok || bad` (ok never fails), trap handler
 # shellcheck source=tests/cli/lib_studies.bash
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
-started=$SECONDS
-LOCAL_SLURM="$SRC/scripts/slurm_local.sh"
+# shellcheck source=tests/cli/lib_slurm.bash
+source "$(dirname "${BASH_SOURCE[0]}")/lib_slurm.bash"
 WAIT_TIMEOUT="${LIEBENCH_SLURM_TEST_TIMEOUT:-180}"
 
-SLURM_DIR="$(mktemp -d /tmp/liebench-slurm-rq.XXXXXX)"
-cleanup() {
-  local st=$?
-  if ((st != 0 && st != 77)) && [[ -f "$SLURM_DIR/log/slurmctld.log" ]]; then
-    echo "---- last lines of the SLURM logs ($SLURM_DIR/log)"
-    tail -n 15 "$SLURM_DIR/log/slurmctld.log" "$SLURM_DIR/log/slurmd.log" 2>/dev/null || true
-  fi
-  bash "$LOCAL_SLURM" stop "$SLURM_DIR" 2>&1 | sed 's/^/    /'
-  rm -rf "$SLURM_DIR"
-  echo "slurm_requeue: $((SECONDS - started)) s"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-st=0
-up=$(bash "$LOCAL_SLURM" start "$SLURM_DIR" 2>&1) || st=$?
-if ((st != 0)); then
-  echo "$up"
-  if [[ "${LIEBENCH_REQUIRE_SLURM:-0}" == 1 ]]; then
-    echo "FAIL SLURM could not be brought up (status $st) and LIEBENCH_REQUIRE_SLURM=1"
-    exit 1
-  fi
-  echo "SKIP: SLURM could not be brought up here (scripts/slurm_local.sh start: status $st, reason above)"
-  exit 77
-fi
-export SLURM_CONF="$SLURM_DIR/slurm.conf"
-ok "local SLURM up in $((SECONDS - started)) s"
+slurm_up slurm_requeue rq
 
 job_field() { scontrol show job "$1" 2>/dev/null | grep -o "$2=[^ ]*" | head -n 1 | cut -d= -f2; }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The figures of the sources (studies/plots/source_figures.py) from small versions of the
+# The figures of the sources (scripts/plots/source_figures.py) from small versions of the
 # experiments (same files, fewer steps/grid points, written under the experiments' names): every
 # expected figure exists as a non-trivial PNG and a PDF; a figure whose file is missing is
 # skipped with a message and status 1; results/figures/README.md is the script's list; and the
@@ -34,7 +34,7 @@ run L_ex5_magnet_array_rk45 --t_final=0.05
 run L_ex6_sphere_md --t_final=0.05
 figs=P_fig2,P_fig3,P_fig5,P_fig5_work_precision,P_fig6,P_fig7,P_fig8,P_fig8_work_precision,P_fig9,P_fig11,K_fig3_1,K_fig3_11,K_fig3_12
 figs+=,P_fig14,P_fig15,P_fig16,P_fig17,P_fig18,L_fig1,L_fig2,L_fig3,L_fig4,L_fig5,L_fig6
-"$PY" "$SRC/studies/plots/source_figures.py" --results results --out figs --only "$figs" > figs.list 2> figs.err \
+"$PY" "$SRC/scripts/plots/source_figures.py" --results results --out figs --only "$figs" > figs.list 2> figs.err \
   && ok "source_figures.py ran" || bad "source_figures.py: $(cat figs.err)"
 for fig in ${figs//,/ }; do
   size=$(stat -c %s "figs/$fig.png" 2>/dev/null || echo 0)
@@ -43,17 +43,17 @@ for fig in ${figs//,/ }; do
   head -c 5 "figs/$fig.pdf" 2>/dev/null | grep -q "%PDF" && ok "figs/$fig.pdf" || bad "figs/$fig.pdf missing"
 done
 expect_status "a figure without its file is skipped" 1 "K_fig3_2 skipped: results/K_fig3_2_rigid_body_convergence.h5 missing" \
-  "$PY" "$SRC/studies/plots/source_figures.py" --results results --out figs --only K_fig3_2
+  "$PY" "$SRC/scripts/plots/source_figures.py" --results results --out figs --only K_fig3_2
 expect_status "an unknown figure name" 2 "--only names P_fig99" \
-  "$PY" "$SRC/studies/plots/source_figures.py" --results results --out figs --only P_fig99
-"$PY" "$SRC/studies/plots/source_figures.py" --out figs --only P_fig5 --results results --readme list.md > /dev/null
+  "$PY" "$SRC/scripts/plots/source_figures.py" --results results --out figs --only P_fig99
+"$PY" "$SRC/scripts/plots/source_figures.py" --out figs --only P_fig5 --results results --readme list.md > /dev/null
 cmp -s list.md "$SRC/results/figures/README.md" && ok "results/figures/README.md is the script's list" \
   || bad "results/figures/README.md differs from source_figures.py --readme (regenerate it)"
 
 # [P] Figs 14-18: the plot's y_d(t) (the formula of [P] 6.2) against the model's own load error
 # y - y_d at the same samples, the plot's per-link |1 - q_i.q_i| from the stored directions against
 # the model's unit_norm_error, and the Lie group method at round-off where RK4 drifts (issue 10).
-"$PY" - "$SRC/studies/plots" results/P_fig14_18_quadrotors_tracking.h5 <<'PYEOF' \
+"$PY" - "$SRC/scripts/plots" results/P_fig14_18_quadrotors_tracking.h5 <<'PYEOF' \
   && ok "P_fig14-18: y_d, |q_i| and the RKMK4/RK4 contrast from the file" || bad "P_fig14-18 data checks"
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -83,7 +83,7 @@ PYEOF
 
 # Work-precision table against the file's own datasets.
 for stem in P_fig5_double_pendulum_convergence P_fig8_9_11_adaptive_chain; do
-  "$PY" "$SRC/studies/plots/plot_study.py" "results/$stem.h5" --out plots --tables tables --formats png > /dev/null \
+  "$PY" "$SRC/scripts/plots/plot_study.py" "results/$stem.h5" --out plots --tables tables --formats png > /dev/null \
     || bad "plot_study.py $stem"
   "$PY" - "results/$stem.h5" "tables/$stem.work-precision.csv" <<'PYEOF' && ok "$stem work-precision table = file" || bad "$stem work-precision table"
 import csv, sys

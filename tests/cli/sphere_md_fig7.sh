@@ -3,12 +3,12 @@
 # level 1), plot_sphere_md.py writes the kinetic energy over the 5120 faces at the paper's times to
 # <file>.faces.h5 and draws the PNG; face values are averages of molecule kinetic energies (within
 # their range), the mesh is the 5120-face icosphere; a missing time fails with one line, exit != 0.
-# studies/tables/paper_table.py sets the run beside the '# paper:' lines.
+# scripts/tables/paper_table.py sets the run beside the '# paper:' lines.
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 PY=/usr/bin/python3
 "$PY" -c "import h5py, numpy, matplotlib" || { bad "Debian python3-h5py/numpy/matplotlib missing"; finish; }
 "$LB" run "$SRC/experiments/L_ex6_sphere_md.cfg" --sphere_md.level=1 -o md.h5 -q || bad "sphere_md run"
-"$PY" "$SRC/studies/plots/plot_sphere_md.py" md.h5 --out plots > list || bad "plot_sphere_md.py failed"
+"$PY" "$SRC/scripts/plots/plot_sphere_md.py" md.h5 --out plots > list || bad "plot_sphere_md.py failed"
 [[ -s plots/md_fig7_kinetic_energy.png ]] && ok "Fig. 7 PNG" || bad "plots/md_fig7_kinetic_energy.png missing"
 "$PY" - <<'PYEOF' && ok "faces file" || bad "faces file"
 import h5py, numpy as np
@@ -24,9 +24,9 @@ for r, time in enumerate(f["time"][:]):
     v = ke[r][np.isfinite(ke[r])]
     assert v.size > 0 and v.min() >= k.min() - 1e-15 and v.max() <= k.max() + 1e-15, (time, v.min(), v.max())
 PYEOF
-expect_status "a time without a saved state" 1 "no saved state at t = 0.1" "$PY" "$SRC/studies/plots/plot_sphere_md.py" md.h5 --times 0,0.1 --out plots
+expect_status "a time without a saved state" 1 "no saved state at t = 0.1" "$PY" "$SRC/scripts/plots/plot_sphere_md.py" md.h5 --times 0,0.1 --out plots
 cp "$SRC/experiments/L_ex6_sphere_md.cfg" L_ex6_sphere_md.cfg
-"$PY" "$SRC/studies/tables/paper_table.py" L_ex6_sphere_md.cfg md.h5 . || bad "paper_table.py failed"
+"$PY" "$SRC/scripts/tables/paper_table.py" L_ex6_sphere_md.cfg md.h5 . || bad "paper_table.py failed"
 grep -q '| lgvi_explicit | dt=0.005 | 1000 | 1001 | .* (1.8893e-03) | .* (5.2623e-15) |' L_ex6_sphere_md.paper.md \
   && ok "paper table row" || bad "paper table row: $(cat L_ex6_sphere_md.paper.md)"
 "$PY" - <<'PYEOF' && ok "paper CSV: one rectangular table, the paper's values in their columns" || bad "paper CSV"

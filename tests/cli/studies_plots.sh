@@ -8,7 +8,7 @@ PY=/usr/bin/python3
 "$LB" run "$EX/frb_adaptive.cfg" --tol=1e-4,1e-6 --t_final=3 -o ada.h5 -q || bad "adaptive run"
 "$LB" run "$EX/frb_invariants.cfg" --t_final=5 -o inv.h5 -q || bad "invariants run"
 for f in conv ada inv; do
-  "$PY" "$SRC/studies/plots/plot_study.py" $f.h5 --out plots > $f.list || bad "plot_study.py $f.h5 failed"
+  "$PY" "$SRC/scripts/plots/plot_study.py" $f.h5 --out plots > $f.list || bad "plot_study.py $f.h5 failed"
 done
 for p in conv_convergence conv_work_precision ada_stepsize ada_error_vs_tol ada_work_precision ada_invariants inv_invariants; do
   for ext in png pdf; do
@@ -24,5 +24,5 @@ n=$("$PY" -c "import h5py; print(len(h5py.File('ada_dt.h5')['runs/run_00000/obse
 [[ $n -eq 31 ]] && ok "adaptive observables at the 31 sample_dt times" || bad "adaptive observables: $n samples, expected 31"
 head -c 8 plots/conv_convergence.png | grep -q PNG && ok "PNG signature" || bad "not a PNG"
 head -c 5 plots/conv_convergence.pdf | grep -q "%PDF" && ok "PDF signature" || bad "not a PDF"
-expect_status "plot of a non-study file" 1 "" "$PY" "$SRC/studies/plots/plot_study.py" /dev/null
+expect_status "plot of a non-study file" 1 "" "$PY" "$SRC/scripts/plots/plot_study.py" /dev/null
 finish

@@ -51,7 +51,7 @@ PY
 # the plot script reads /summary/method: the legend names the tableaus
 if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null; then
   mkdir -p mpl && echo 'svg.fonttype: none' > mpl/matplotlibrc  # text as text, to grep the legend
-  out=$(MPLCONFIGDIR=$PWD/mpl /usr/bin/python3 "$SRC/studies/plots/plot_study.py" two.h5 --out plots --formats svg 2>&1)
+  out=$(MPLCONFIGDIR=$PWD/mpl /usr/bin/python3 "$SRC/scripts/plots/plot_study.py" two.h5 --out plots --formats svg 2>&1)
   st=$?
   svg=$(ls plots/*.svg 2>/dev/null | head -1)
   [[ $st -eq 0 && -n "$svg" ]] && grep -q 'rkmk_user:ralston3' "$svg" && ok "plot legend names the tableaus" \

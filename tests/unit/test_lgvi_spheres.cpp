@@ -13,8 +13,10 @@
 #include "methods/stepper.hpp"
 #include "models/heavy_top.hpp"
 #include "models/spring_pendula.hpp"
+#include "unit/fixed_step_testing.hpp"
 
 using namespace lie;
+using namespace lie::fixed_step_testing;
 
 namespace {
 
@@ -107,44 +109,6 @@ DoubleSphericalPendulum random_double_pendulum(std::uint64_t seed, double speed 
     w[static_cast<std::size_t>(i)] = v - v.dot(q[static_cast<std::size_t>(i)]) * q[static_cast<std::size_t>(i)];
   }
   return DoubleSphericalPendulum(1.0, 1.0, 9.81, 9.81, 9.81, q, w);
-}
-
-std::vector<double> run(Model& model, const std::string& method, const Config& cfg, double T, long steps,
-                        const Observer& obs = nullptr) {
-  par::Context ctx(MPI_COMM_SELF);
-  auto st = make_stepper(method, cfg, model);
-  st->bind(model, ctx);
-  std::vector<double> y(model.space().state_size());
-  model.initial_state(y.data());
-  FixedStepOptions opt;
-  opt.h = T / static_cast<double>(steps);
-  opt.steps = static_cast<std::uint64_t>(steps);
-  opt.stride = 1;
-  integrate_fixed(*st, y.data(), opt, obs);
-  return y;
-}
-
-double dist(const std::vector<double>& a, const std::vector<double>& b) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
-  return std::sqrt(s);
-}
-
-double slope(const std::vector<double>& h, const std::vector<double>& e) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(e[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
-
-double unit_error(const std::vector<double>& y) {
-  double e = 0.0;
-  for (std::size_t i = 0; i + 5 < y.size(); i += 6)
-    e = std::max(e, std::fabs(1.0 - Eigen::Map<const Vec3>(&y[i]).norm()));
-  return e;
 }
 
 // Energy error over [0, T/2] and [T/2, T] along a fixed-step run.

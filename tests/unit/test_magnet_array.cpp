@@ -10,10 +10,10 @@
 
 #include "groups/maps.hpp"
 #include "models/magnet_array.hpp"
-#include "sphere_pairs_testing.hpp"
+#include "unit/fixed_step_testing.hpp"
 
 using namespace lie;
-using namespace lie::testing_pairs;
+using namespace lie::fixed_step_testing;
 
 namespace {
 

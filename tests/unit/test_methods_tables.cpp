@@ -361,7 +361,7 @@ TEST(MethodTables, UserCfWrongCoefficientGivesLowerOrder) {
 
 // The shipped example file defines cf4 as data; `liebench tableau FILE` reports it as order 4.
 TEST(MethodTables, UserCfExampleFile) {
-  const std::string path = std::string(LIEBENCH_SOURCE_DIR) + "/studies/examples/cf_user_convergence.cfg";
+  const std::string path = std::string(LIEBENCH_SOURCE_DIR) + "/experiments/examples/cf_user_convergence.cfg";
   const Config cfg = Config::from_file(path);
   const CfTable t = cf_table_from_config(cfg);
   EXPECT_EQ(t.order, 4);

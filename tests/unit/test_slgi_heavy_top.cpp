@@ -12,45 +12,15 @@
 #include "methods/integrate.hpp"
 #include "methods/slgi.hpp"
 #include "models/heavy_top.hpp"
+#include "unit/fixed_step_testing.hpp"
 
 using namespace lie;
+using namespace lie::fixed_step_testing;
 
 namespace {
 
 using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 using F = HeavyTopFormulation;
-
-std::vector<double> run(HeavyTop& model, const std::string& method, const Config& cfg, double T, int steps,
-                        const Observer& obs = nullptr) {
-  par::Context ctx(MPI_COMM_SELF);
-  auto st = make_stepper(method, cfg, model);
-  st->bind(model, ctx);
-  std::vector<double> y(model.space().state_size());
-  model.initial_state(y.data());
-  FixedStepOptions opt;
-  opt.h = T / steps;
-  opt.steps = static_cast<std::uint64_t>(steps);
-  opt.stride = 1;
-  integrate_fixed(*st, y.data(), opt, obs);
-  return y;
-}
-
-double dist(const std::vector<double>& a, const std::vector<double>& b) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
-  return std::sqrt(s);
-}
-
-// Least-squares slope of log(err) against log(h).
-double slope(const std::vector<double>& h, const std::vector<double>& e) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(e[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 
 HeavyTopParameters random_top(std::uint64_t seed) {
   std::mt19937_64 rng(seed);

@@ -11,8 +11,10 @@
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "models/sphere_bodies.hpp"
+#include "unit/fixed_step_testing.hpp"
 
 using namespace lie;
+using namespace lie::fixed_step_testing;
 
 namespace {
 
@@ -21,42 +23,6 @@ using V3 = Eigen::Vector3d;
 std::unique_ptr<Model> make(par::Context& ctx, std::vector<std::pair<std::string, std::string>> kv) {
   kv.insert(kv.begin(), {"model", "sphere_bodies"});
   return make_model(Config::from_pairs(kv), ctx);
-}
-
-std::vector<double> run(Model& model, const std::string& method, double T, long steps, const Observer& obs = nullptr) {
-  par::Context ctx(MPI_COMM_SELF);
-  auto st = make_stepper(method, Config::from_pairs({}), model);
-  st->bind(model, ctx);
-  std::vector<double> y(model.space().state_size());
-  model.initial_state(y.data());
-  FixedStepOptions opt;
-  opt.h = T / static_cast<double>(steps);
-  opt.steps = static_cast<std::uint64_t>(steps);
-  opt.stride = 1;
-  integrate_fixed(*st, y.data(), opt, obs);
-  return y;
-}
-
-double dist(const std::vector<double>& a, const std::vector<double>& b) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
-  return std::sqrt(s);
-}
-
-double slope(const std::vector<double>& h, const std::vector<double>& e) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) {
-    const double x = std::log(h[i]), y = std::log(e[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
-
-double get(Model& m, const double* y, const char* name) {
-  Observables o;
-  m.observables(0.0, y, o);
-  return o.get(name);
 }
 
 // [L] (33), written out here independently of the model: q_i'' for q_i' given.

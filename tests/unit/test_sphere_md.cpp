@@ -12,10 +12,10 @@
 #include "groups/maps.hpp"
 #include "models/icosphere.hpp"
 #include "models/sphere_md.hpp"
-#include "sphere_pairs_testing.hpp"
+#include "unit/fixed_step_testing.hpp"
 
 using namespace lie;
-using namespace lie::testing_pairs;
+using namespace lie::fixed_step_testing;
 
 namespace {
 

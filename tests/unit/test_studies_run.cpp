@@ -9,11 +9,11 @@
 #include <fstream>
 
 #include "io/h5.hpp"
+#include "report/tables.hpp"
 #include "studies/checkpoint.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/study.hpp"
 #include "studies/summary.hpp"
-#include "studies/tables.hpp"
 #include "unit/test_studies_models.hpp"
 
 using namespace lie;
@@ -178,6 +178,21 @@ TEST(StudiesRun, AdaptiveRecordsStepHistoryAndComparison) {
   EXPECT_DOUBLE_EQ(ts.back(), 5.0);
   EXPECT_FALSE(build_table(f, "adaptive", io::TableFormat::Markdown).empty());
   EXPECT_THROW(build_table(f, "convergence", io::TableFormat::Markdown), UsageError);
+}
+
+// A kind names its report tables; each is registered (report/tables.cpp or the kind's file), and
+// the describing columns a kind adds are its own (StudyEntry::columns, describe_column).
+TEST(StudiesRun, EveryKindsTablesAreRegistered) {
+  for (const StudyEntry* e : StudyRegistry::instance().all())
+    for (const auto& t : e->tables) {
+      EXPECT_NE(ReportTableRegistry::instance().find(t), nullptr) << e->name << ": table " << t;
+      EXPECT_EQ(find_table(t).name, t);
+    }
+  EXPECT_EQ(default_tables("invariants"), (std::vector<std::string>{"invariants", "energy-drift"}));
+  EXPECT_TRUE(default_tables("no such kind").empty());
+  EXPECT_THROW(find_table("no-such-table"), UsageError);
+  EXPECT_EQ(describe_column("compare_error").description, "global error at T of the constant-step comparison run");
+  EXPECT_EQ(describe_column("components").description, "global number of model components (links, bodies)");
 }
 
 TEST(StudiesRun, InterruptLeavesNoFileAndKeepsAnEarlierOne) {

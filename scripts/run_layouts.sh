@@ -2,7 +2,7 @@
 # Runs a scaling study: one `mpirun` per layout RANKSxTHREADS, each writing a part file, then
 # merges them into one result file and prints the scaling table.
 #
-#   studies/scaling/run_layouts.sh EXP.cfg OUT.h5 ["1x1 2x1 1x2"] [-- extra liebench run args]
+#   scripts/run_layouts.sh EXP.cfg OUT.h5 ["1x1 2x1 1x2"] [-- extra liebench run args]
 #
 # Without the layout list, scaling.layouts is read from EXP.cfg. With a list, it is passed to
 # every job as --scaling.layouts (all parts must share one configuration to be merged).
@@ -13,7 +13,7 @@
 # On a SLURM cluster, slurm/scaling_array.sbatch runs the same jobs as an array (slurm/submit.sh --scaling).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+root="$(cd "$here/.." && pwd)"
 LIEBENCH="${LIEBENCH:-$root/build/liebench}"
 MPIRUN="${MPIRUN:-mpirun}"
 MPIRUN_FLAGS="${MPIRUN_FLAGS:-}"

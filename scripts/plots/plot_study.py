@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plots of a liebench study file (PNG and PDF), from the file alone.
 
-    /usr/bin/python3 studies/plots/plot_study.py results/study.h5 [--out DIR] [--formats png,pdf]
+    /usr/bin/python3 scripts/plots/plot_study.py results/study.h5 [--out DIR] [--formats png,pdf]
                      [--tables DIR]
 
 Debian's python3-h5py, python3-numpy and python3-matplotlib (Agg backend); the `python3`
@@ -25,7 +25,7 @@ curves are left out, convergence plots mark their step sizes with a red x labell
 at the top of the axes, and every figure with failed runs lists them in a note "failed: ...".
 Writes <stem>_<plot>.png/.pdf into DIR (default: next to the file) and the work-precision
 table <stem>.work-precision.csv into the --tables DIR (default: DIR), and prints their names.
-The figures named after the source figures: studies/plots/source_figures.py.
+The figures named after the source figures: scripts/plots/source_figures.py.
 """
 import argparse
 import os

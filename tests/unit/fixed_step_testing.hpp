@@ -1,6 +1,9 @@
 #pragma once
-// Helpers of the tests of the (S^2)^n pair models (magnet_array, sphere_md): fixed-step runs,
-// distances, log-log slopes.
+// Helpers of the model tests that integrate with fixed steps (sphere_bodies, lgvi on spheres,
+// elastic_rod, magnet_array, sphere_md, heavy top): a run from the model's initial state,
+// distances, log-log slopes, observables, unit length and energy errors.
+#include <mpi.h>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -9,11 +12,12 @@
 #include "methods/stepper.hpp"
 #include "models/model.hpp"
 
-namespace lie::testing_pairs {
+namespace lie::fixed_step_testing {
 
-inline std::vector<double> run(Model& model, par::Context& ctx, const std::string& method, double T, long steps,
-                               const Observer& obs = nullptr) {
-  auto st = make_stepper(method, Config::from_pairs({}), model);
+/// `steps` steps of h = T / steps of `method` (options `cfg`) from the model's initial state.
+inline std::vector<double> run(Model& model, par::Context& ctx, const std::string& method, const Config& cfg, double T,
+                               long steps, const Observer& obs = nullptr) {
+  auto st = make_stepper(method, cfg, model);
   st->bind(model, ctx);
   std::vector<double> y(model.space().state_size());
   model.initial_state(y.data());
@@ -23,6 +27,27 @@ inline std::vector<double> run(Model& model, par::Context& ctx, const std::strin
   opt.stride = 1;
   integrate_fixed(*st, y.data(), opt, obs);
   return y;
+}
+inline std::vector<double> run(Model& model, par::Context& ctx, const std::string& method, double T, long steps,
+                               const Observer& obs = nullptr) {
+  return run(model, ctx, method, Config::from_pairs({}), T, steps, obs);
+}
+/// The same on one rank (MPI_COMM_SELF).
+inline std::vector<double> run(Model& model, const std::string& method, const Config& cfg, double T, long steps,
+                               const Observer& obs = nullptr) {
+  par::Context ctx(MPI_COMM_SELF);
+  return run(model, ctx, method, cfg, T, steps, obs);
+}
+inline std::vector<double> run(Model& model, const std::string& method, double T, long steps,
+                               const Observer& obs = nullptr) {
+  return run(model, method, Config::from_pairs({}), T, steps, obs);
+}
+
+/// Observable `name` of the model at state y (t = 0).
+inline double get(Model& m, const double* y, const char* name) {
+  Observables o;
+  m.observables(0.0, y, o);
+  return o.get(name);
 }
 
 inline double dist(const std::vector<double>& a, const std::vector<double>& b) {
@@ -72,4 +97,4 @@ inline EnergyRun energy_run(Model& model, par::Context& ctx, const std::string& 
   return r;
 }
 
-}  // namespace lie::testing_pairs
+}  // namespace lie::fixed_step_testing

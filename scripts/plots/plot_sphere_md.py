@@ -2,7 +2,7 @@
 """[L] Fig. 7: the kinetic-energy distribution of the molecules on the sphere over time, from a
 simulate file of model sphere_md with save_state (experiments/L_ex6_sphere_md.cfg).
 
-    /usr/bin/python3 studies/plots/plot_sphere_md.py results/L_ex6_sphere_md.h5 [--out DIR]
+    /usr/bin/python3 scripts/plots/plot_sphere_md.py results/L_ex6_sphere_md.h5 [--out DIR]
         [--times 0,0.25,0.5,0.75,5] [--level 4]
 
 The sphere is discretised by the icosahedron subdivided `level` times (4: 5120 faces, as [L];
