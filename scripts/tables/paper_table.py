@@ -118,12 +118,10 @@ def main():
             cells = [("%.4e" % s[k]) + (" (%.4e)" % paper[k] if k in paper else "") for k in used]
             cells += ["%.4e" % s[k] for k in others]
             md.append(f"| {s['method']} | {s['label']} | {s['steps']} | {s['samples']} | " + " | ".join(cells) + " |")
-    # "studies/tables": the old path, as the committed results/tables/*.paper.md print it (scripts/tables
-    # from their next regeneration on: scripts/check_tables.sh compares them)
     md += ["", "Statistics over the sampled observables of each run, in the model's units (energy errors "
            "absolute unless marked relative); the paper's number in parentheses where it prints one. "
            "mean unit length error = mean over the samples of max_i \\|1 - \\|q_i\\|^2\\|. Written by "
-           "studies/tables/paper_table.py from the HDF5 file and the '# paper:' lines of "
+           "scripts/tables/paper_table.py from the HDF5 file and the '# paper:' lines of "
            f"experiments/{name}.cfg."]
     if notes:
         md += ["", "**Notes.** " + notes]
