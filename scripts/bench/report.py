@@ -194,6 +194,28 @@ for np_, goal in ((1, 5.0), (2, 3.0)):
                " (no LAMMPS run)"),
         missing="" if full else "short run (--quick)" if t else "not run")
 
+# ---- 4b. the suite's symplectic splittings (issue 26) on the same state, against LAMMPS's own
+for np_ in (1, 2):
+    lmp = med("thesis", "lammps_seconds", ranks=np_)
+    steps = med("thesis", "steps", ranks=np_)
+    full = steps == 100000
+    for m in ("dlm", "no_squish"):
+        t = med("thesis", f"suite_{m}_seconds", ranks=np_)
+        if t is None:
+            continue
+        errs = ", ".join(
+            f"{who} {fmt(med('thesis', key + '_T10', ranks=np_))} / {fmt(med('thesis', key, ranks=np_))}"
+            for who, key in ((m, f"suite_{m}_rel_energy_error"), ("rkmk4", "suite_rel_energy_error"),
+                             ("LAMMPS rigid/nve", "lammps_rel_energy_error"),
+                             ("nve/sphere", "lammps_sphere_rel_energy_error")))
+        r = ratio(t, lmp)  # the suite's time over LAMMPS's, as every row
+        add(f"thesis_{m}_np{np_}", f"4b. [K] 3.2.2 workload by `{m}` (one force evaluation per step), {np_} rank(s)",
+            fmt(t, "s") + ("" if full else f" ({int(steps or 0)} steps)"), f"{fmt(lmp, 's')} (LAMMPS rigid/nve)",
+            fmt(r), "<= 0.33 (3x faster)" + (", < 3 s" if np_ == 2 else ""),
+            None if r is None or not full else (r <= 1 / 3 and (np_ != 2 or t < 3.0)),
+            extra=f"rel. energy error at T = 100 / T = 1000: {errs}",
+            missing="" if full else "short run (--quick)")
+
 # ---- 5. group kernels
 log_acc = {r["group"]: r for r in samples.get("groups", []) if r.get("program") == "bench_groups_log_accuracy"}
 for r in samples.get("groups", []):

@@ -61,7 +61,13 @@ std::array<double, 4> times_axis(int k, const std::array<double, 4>& a) {
 }  // namespace quaternion
 
 RigidSplittingStepper::RigidSplittingStepper(MethodInfo info, Rotor rotor, std::array<int, 3> axes)
-    : info_(std::move(info)), rotor_(rotor), axes_(axes) {}
+    : info_(std::move(info)), rotor_(rotor), axes_(axes), by_moments_(axes == kByMoments) {}
+
+std::array<int, 3> RigidSplittingStepper::axes_by_moments(const std::array<double, 3>& inertia) {
+  std::array<int, 3> a{0, 1, 2};
+  std::stable_sort(a.begin(), a.end(), [&](int i, int j) { return inertia[i] < inertia[j]; });
+  return a;
+}
 
 void RigidSplittingStepper::bind(Model& model, par::Context& ctx) {
   model_ = &model;
@@ -71,6 +77,7 @@ void RigidSplittingStepper::bind(Model& model, par::Context& ctx) {
     throw UsageError("method '" + info_.name + "' needs a system of rigid bodies with a separable Hamiltonian; model '" +
                      model.name() + "' does not provide one (use dipolar or free_rigid_body)");
   layout_ = bodies_->rigid_body_layout();
+  if (by_moments_) axes_ = axes_by_moments(layout_.inertia);
   const std::size_t n = layout_.bodies;
   F_.assign(3 * n, 0.0);
   tau_.assign(3 * n, 0.0);
@@ -234,8 +241,8 @@ const MethodInfo kDlm = splitting_info(
     "Dullweber, Leimkuhler & McLachlan, J. Chem. Phys. 107, 5840 (1997)");
 const MethodInfo kNoSquish = splitting_info(
     "no_squish", 5,
-    "symplectic splitting for rigid bodies in quaternions and conjugate momenta, rotor R3 R2 R1 R2 R3 as LAMMPS "
-    "fix rigid/nve; order 2, one force evaluation per step",
+    "symplectic splitting for rigid bodies in quaternions and conjugate momenta, rotor as LAMMPS fix rigid/nve "
+    "(smallest moment's axis outermost, largest in the middle); order 2, one force evaluation per step",
     "Miller et al., J. Chem. Phys. 116, 8649 (2002)");
 const MethodInfo kRotorExact = splitting_info(
     "rotor_exact", 1,
@@ -252,7 +259,7 @@ LIEBENCH_REGISTER(MethodEntry, MethodEntry{"dlm", kDlm, [](const Config&) {
 LIEBENCH_REGISTER(MethodEntry, MethodEntry{"no_squish", kNoSquish, [](const Config&) {
                                              return std::make_unique<RigidSplittingStepper>(
                                                  kNoSquish, RigidSplittingStepper::Rotor::Quaternion,
-                                                 std::array<int, 3>{2, 1, 0});
+                                                 RigidSplittingStepper::kByMoments);
                                            }})
 LIEBENCH_REGISTER(MethodEntry, MethodEntry{"rotor_exact", kRotorExact, [](const Config&) {
                                              return std::make_unique<RigidSplittingStepper>(
