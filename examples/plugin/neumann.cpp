@@ -31,7 +31,13 @@ class Neumann final : public lie::Model {
     space_.add(lie::FactorKind::SE3OnTS2, owner_.local(1), "particle");
   }
 
-  static std::unique_ptr<lie::Model> create(const lie::Config& cfg, lie::par::Context& ctx) {
+  /// The model's parameters: what parse() reads from the keys neumann.* and create() builds from.
+  struct Options {
+    Vec3 k, q0, w0;
+  };
+  /// The entry's parse function: the only place the model reads keys (called once per grid
+  /// point by the study plan). A bad value is a UsageError naming the key.
+  static Options parse(const lie::Config& cfg) {
     auto vec3 = [&](const std::string& key) {
       const auto v = cfg.get_double_list(key);
       if (v.size() != 3) throw lie::UsageError("key '" + key + "' needs 3 values, got " + std::to_string(v.size()));
@@ -40,7 +46,11 @@ class Neumann final : public lie::Model {
     const Vec3 q0 = vec3("neumann.q0"), w0 = vec3("neumann.w0");
     if (std::fabs(q0.norm() - 1.0) > 1e-12 || std::fabs(q0.dot(w0)) > 1e-12)
       throw lie::UsageError("keys 'neumann.q0' and 'neumann.w0' must satisfy |q0| = 1 and q0.w0 = 0");
-    return std::make_unique<Neumann>(vec3("neumann.k"), q0, w0, &ctx);
+    return {vec3("neumann.k"), q0, w0};
+  }
+  static std::unique_ptr<lie::Model> create(const lie::ModelOptions& options, lie::par::Context& ctx) {
+    const auto& o = std::any_cast<const Options&>(options);
+    return std::make_unique<Neumann>(o.k, o.q0, o.w0, &ctx);
   }
 
   std::string name() const override { return "neumann"; }
@@ -84,6 +94,6 @@ class Neumann final : public lie::Model {
 LIEBENCH_REGISTER(lie::ModelEntry, lie::ModelEntry{"neumann",
                                                    "example plugin: Neumann's problem, a particle on S^2 in the "
                                                    "potential 1/2 q.Kq",
-                                                   "examples/plugin (C. Neumann 1859)", &Neumann::create})
+                                                   "examples/plugin (C. Neumann 1859)", &Neumann::create, &Neumann::parse})
 
 }  // namespace example

@@ -41,7 +41,7 @@ lie::MethodInfo ralston3_info() {
 }
 
 LIEBENCH_REGISTER(lie::MethodEntry,
-                  lie::MethodEntry{"rkmk_ralston3", ralston3_info(), [](const lie::Config&) {
+                  lie::MethodEntry{"rkmk_ralston3", ralston3_info(), [](const lie::MethodOptions&) {
                                      return std::make_unique<lie::RkmkStepper>(ralston3_info(), ralston3(),
                                                                                lie::kExactDexpinv);
                                    }})

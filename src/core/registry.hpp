@@ -3,6 +3,7 @@
 // own .cpp file (one line, see LIEBENCH_REGISTER below); the CLI, `liebench list` and the
 // docs read the registries, so adding a method/model/study never touches the dispatcher.
 #include <algorithm>
+#include <any>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,6 +17,20 @@ namespace lie {
 inline std::vector<std::string>& registration_problems() {
   static std::vector<std::string> problems;
   return problems;
+}
+
+/// Typed options of a registry entry (a model's parameters, a method's options, a study kind's
+/// settings): read from the configuration by the entry's own parse function, once per grid point
+/// at the plan (the edge, studies/plan.cpp), and handed to its factory, which takes them back
+/// with options_as<T>. Below the plan nothing reads a raw key (docs/architecture.md, "Typed
+/// options"; tests/cli/no_raw_keys.sh).
+using EntryOptions = std::any;
+
+/// The options of type T in `o`, or `fallback` when `o` is empty (an entry built without
+/// options: its defaults). A value of another type is a bug (std::bad_any_cast).
+template <class T>
+T options_as(const EntryOptions& o, T fallback = T{}) {
+  return o.has_value() ? std::any_cast<const T&>(o) : fallback;
 }
 
 template <class Entry>

@@ -142,11 +142,13 @@ const bool kTableauKeys = declare_options({
 
 constexpr const char* kTableFields[] = {"A", "b", "c", "bhat", "project"};
 
+// <edge> parse: user tableaus (keys tableau.*)
 bool section_set(const Config& cfg, const std::string& name) {
   for (const char* f : kTableFields)
     if (cfg.was_set("tableau." + name + "." + f)) return true;
   return false;
 }
+// </edge>
 
 std::vector<std::string> split_entries(const std::string& text) {
   std::vector<std::string> out;
@@ -221,6 +223,7 @@ double parse_coefficient(const std::string& key, const std::string& text) {
   return p / q;
 }
 
+// <edge> parse: user tableaus (keys tableau.*)
 std::string user_tableau_key(const Config& cfg, const std::string& field) {
   const std::string name = cfg.get_string("tableau.name");
   return section_set(cfg, name) ? "tableau." + name + "." + field : "tableau." + field;
@@ -288,6 +291,7 @@ std::vector<std::string> user_tableau_names(const Config& cfg) {
   }
   return out;
 }
+// </edge>
 
 std::vector<std::string> butcher_table_names() {
   std::vector<std::string> out;

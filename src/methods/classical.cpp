@@ -159,7 +159,7 @@ MethodEntry classical_entry(const std::string& name, const std::string& table, b
   }
   const MethodInfo info = classical_info(name, used, project, desc, source);
   return {name, info,
-          [info, used, project](const Config&) { return std::make_unique<ClassicalRkStepper>(info, used, project); }};
+          [info, used, project](const MethodOptions&) { return std::make_unique<ClassicalRkStepper>(info, used, project); }};
 }
 
 MethodEntry classical_user_entry() {
@@ -171,13 +171,22 @@ MethodEntry classical_user_entry() {
       "classical explicit RK from a user tableau (keys tableau.*; order computed from the order conditions, "
       "`liebench tableau FILE.cfg`); tableau.project = true projects after every step";
   info.source = "user";
-  return {"classical_user", info, [](const Config& cfg) {
-            const ButcherTable t = butcher_table_from_config(cfg);
-            const bool project = cfg.get_bool(user_tableau_key(cfg, "project"), false);
+  return {"classical_user", info,
+          [](const MethodOptions& o) {
+            const auto& opt = std::any_cast<const ClassicalUserOptions&>(o);
+            const ButcherTable& t = opt.table;
+            const bool project = opt.project;
             const MethodInfo m = classical_info("classical_user", t, project, "classical RK, user tableau '" + t.name + "'",
                                                 "user tableau");
             return std::make_unique<ClassicalRkStepper>(m, t, project);
-          }};
+          },
+          // <edge>
+          [](const Config& cfg) {
+            return MethodOptions(ClassicalUserOptions{butcher_table_from_config(cfg),
+                                                      cfg.get_bool(user_tableau_key(cfg, "project"), false)});
+          }
+          // </edge>
+  };
 }
 
 }  // namespace

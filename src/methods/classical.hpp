@@ -17,6 +17,12 @@
 
 namespace lie {
 
+/// Options of classical_user: its tableau and key tableau.project.
+struct ClassicalUserOptions {
+  ButcherTable table;
+  bool project = false;
+};
+
 class ClassicalRkStepper final : public Stepper {
  public:
   ClassicalRkStepper(MethodInfo info, ButcherTable table, bool project);

@@ -314,6 +314,7 @@ CfMap parse_cf_map(const std::string& key, const std::string& value, std::size_t
 
 }  // namespace
 
+// <edge> parse: a user CF table (keys cf.*)
 bool has_cf_user_table(const Config& cfg) { return cfg.was_set("cf.output"); }
 
 CfTable cf_table_from_config(const Config& cfg) {
@@ -369,6 +370,7 @@ CfTable cf_table_from_config(const Config& cfg) {
     throw UsageError("user CF method " + quote(t.name) + ": the coefficients of cf.embedded do not sum to 1");
   return t;
 }
+// </edge>
 
 std::string format_cf_table(const CfTable& t) {
   std::ostringstream os;
@@ -508,7 +510,7 @@ MethodEntry cf_entry(const std::string& name, const std::string& family_note) {
   if (t.has_embedded())
     m.description += "; error estimate: Euclidean norm of y - y~ in the embedding space";
   m.source = t.source;
-  return {name, m, [m, t](const Config&) { return std::make_unique<CommutatorFreeStepper>(m, t); }};
+  return {name, m, [m, t](const MethodOptions&) { return std::make_unique<CommutatorFreeStepper>(m, t); }};
 }
 
 }  // namespace
@@ -529,8 +531,9 @@ MethodEntry cf_user_entry() {
       "commutator-free or Crouch-Grossman method from user coefficient tables (keys cf.*; order of the underlying "
       "classical method, `liebench tableau FILE.cfg`)";
   info.source = "user";
-  return {"cf_user", info, [info](const Config& cfg) {
-            const CfTable t = cf_table_from_config(cfg);
+  return {"cf_user", info,
+          [info](const MethodOptions& o) {
+            const CfTable& t = std::any_cast<const CfTable&>(o);
             MethodInfo m = info;
             m.order = t.order;
             m.embedded_order = t.embedded_order;
@@ -539,7 +542,11 @@ MethodEntry cf_user_entry() {
             m.description = "CF, user table '" + t.name + "' (order of the underlying classical method)";
             m.source = "user CF table";
             return std::make_unique<CommutatorFreeStepper>(m, t);
-          }};
+          },
+          // <edge>
+          [](const Config& cfg) { return MethodOptions(cf_table_from_config(cfg)); }
+          // </edge>
+  };
 }
 }  // namespace
 

@@ -184,12 +184,22 @@ std::string StepController::describe() const {
   return os.str();
 }
 
+ControllerParams controller_defaults(const ControllerEntry& e, int order, int embedded_order) {
+  ControllerParams p;
+  p.alpha = 1.0 / (1.0 + std::min(order, embedded_order));
+  p.after_reject = e.after_reject;
+  p.k1 = e.k1;
+  p.k2 = e.k2;
+  p.k3 = e.k3;
+  return p;
+}
+
+// <edge> parse: the [adaptive] controller keys -> ControllerParams
 std::unique_ptr<StepController> make_controller(const Config& cfg, int order, int embedded_order) {
   const std::string name = cfg.get_string("controller");
   const ControllerEntry& e = ControllerRegistry::instance().get(name, "controller (key 'controller')");
-  ControllerParams p;
-  p.alpha = cfg.has("controller.exponent") ? cfg.get_positive("controller.exponent")
-                                           : 1.0 / (1.0 + std::min(order, embedded_order));
+  ControllerParams p = controller_defaults(e, order, embedded_order);
+  if (cfg.has("controller.exponent")) p.alpha = cfg.get_positive("controller.exponent");
   p.safety = cfg.get_positive("safety");
   p.limit_factors = cfg.get_bool("limit_factors");
   p.min_factor = cfg.get_positive("min_factor");
@@ -200,9 +210,9 @@ std::unique_ptr<StepController> make_controller(const Config& cfg, int order, in
   p.strict = cfg.get_bool("strict_acceptance");
   const std::string after = cfg.get_choice("after_reject", {"auto", "formula", "no_growth"});
   p.after_reject = after == "auto" ? e.after_reject : after == "formula" ? AR::Formula : AR::NoGrowth;
-  p.k1 = cfg.has("controller.k1") ? cfg.get_double("controller.k1") : e.k1;
-  p.k2 = cfg.has("controller.k2") ? cfg.get_double("controller.k2") : e.k2;
-  p.k3 = cfg.has("controller.k3") ? cfg.get_double("controller.k3") : e.k3;
+  if (cfg.has("controller.k1")) p.k1 = cfg.get_double("controller.k1");
+  if (cfg.has("controller.k2")) p.k2 = cfg.get_double("controller.k2");
+  if (cfg.has("controller.k3")) p.k3 = cfg.get_double("controller.k3");
   p.b = cfg.get_positive("controller.b");
   if (p.safety > 1.0)
     throw UsageError("key 'safety' has value " + cfg.get_string("safety") + "; allowed: 0 < safety <= 1");
@@ -225,9 +235,15 @@ std::unique_ptr<StepController> make_controller(const Config& cfg, int order, in
   }
   return e.create(p);
 }
+// </edge>
+
+std::unique_ptr<StepController> make_controller(const std::string& name, const ControllerParams& p) {
+  return ControllerRegistry::instance().get(name, "controller (key 'controller')").create(p);
+}
 
 std::unique_ptr<StepController> make_controller(const std::string& name, int order, int embedded_order) {
-  return make_controller(Config::from_pairs({{"controller", name}}), order, embedded_order);
+  const ControllerEntry& e = ControllerRegistry::instance().get(name, "controller (key 'controller')");
+  return e.create(controller_defaults(e, order, embedded_order));
 }
 
 }  // namespace lie

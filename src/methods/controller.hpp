@@ -96,5 +96,10 @@ using ControllerRegistry = Registry<ControllerEntry>;
 std::unique_ptr<StepController> make_controller(const Config& cfg, int order, int embedded_order);
 /// Name, p and p~ given directly (tests): parameters as the defaults of the keys.
 std::unique_ptr<StepController> make_controller(const std::string& name, int order, int embedded_order);
+/// The registered controller `name` with typed parameters (start from controller_defaults).
+std::unique_ptr<StepController> make_controller(const std::string& name, const ControllerParams& p);
+/// The defaults of the keys for controller entry `e` and an embedded pair of orders (p, p~):
+/// alpha = 1/(1 + min(p, p~)), the entry's gains and after-reject rule.
+ControllerParams controller_defaults(const ControllerEntry& e, int order, int embedded_order);
 
 }  // namespace lie

@@ -18,6 +18,7 @@ struct ImplicitSolveOptions {
   long max_iter = 30;
 };
 
+// <edge> parse
 /// Reads `<prefix>.solver`, `<prefix>.tol` and `<prefix>.max_iter` (declared by the method).
 inline ImplicitSolveOptions implicit_solve_options(const Config& cfg, const std::string& prefix) {
   ImplicitSolveOptions o;
@@ -28,6 +29,7 @@ inline ImplicitSolveOptions implicit_solve_options(const Config& cfg, const std:
   o.max_iter = cfg.get_int_at_least(prefix + ".max_iter", 1);
   return o;
 }
+// </edge>
 
 /// max_i |x_i| of a local array; clears `finite` if an entry is not finite.
 inline double max_abs_checked(const double* x, std::size_t n, bool& finite) {

@@ -34,6 +34,7 @@ const bool kDriverKeys = declare_options({
      {"l2", "rms", "max"}, "adaptive"},
 });
 
+// <edge> parse: the [adaptive] keys -> AdaptiveOptions
 double tolerance_key(const Config& cfg, const std::string& key, std::optional<double> tol) {
   const std::string v = cfg.get_string(key);
   if (v == "tol") {
@@ -46,9 +47,11 @@ double tolerance_key(const Config& cfg, const std::string& key, std::optional<do
   if (x < 0.0) throw UsageError("key " + quote(key) + " has value " + quote(v) + "; allowed: 'tol' or a number >= 0");
   return x;
 }
+// </edge>
 
 }  // namespace
 
+// <edge> parse: the [adaptive] keys -> AdaptiveOptions
 AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, double t0, double t_final,
                                  std::optional<double> tol) {
   if (method.embedded_order <= 0)
@@ -75,6 +78,7 @@ AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, do
   o.norm.kind = kind == "l2" ? ErrorNorm::Kind::L2 : kind == "rms" ? ErrorNorm::Kind::Rms : ErrorNorm::Kind::Max;
   return o;
 }
+// </edge>
 
 void integrate_fixed(Stepper& stepper, double* y, const FixedStepOptions& opt, const Observer& observer) {
   if (observer && opt.first == 0) observer(opt.t0, y, 0);

@@ -71,8 +71,10 @@ struct AdaptiveState {
 /// of this run (one value of the study key `tol`): keys atol / rtol whose value is the word
 /// `tol` take it (default: atol = tol, rtol = 0, i.e. e_{n+1} < tol as in [P] 4). Throws
 /// UsageError for inconsistent values or a method without embedded estimator.
+// <edge> (declaration of the parse function)
 AdaptiveOptions adaptive_options(const Config& cfg, const MethodInfo& method, double t0, double t_final,
                                  std::optional<double> tol);
+// </edge>
 
 /// The state at t0: h = h0 (or h0_fraction (T - t0)).
 AdaptiveState start_adaptive(const AdaptiveOptions& opt);

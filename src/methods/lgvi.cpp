@@ -343,10 +343,18 @@ const MethodInfo kLgviExplicitInfo = lgvi_info(
 
 }  // namespace
 
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"lgvi", kLgviInfo, [](const Config& cfg) {
-                                             return std::make_unique<LgviStepper>(kLgviInfo, false, implicit_solve_options(cfg, "lgvi"));
-                                           }})
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"lgvi_explicit", kLgviExplicitInfo, [](const Config& cfg) {
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"lgvi", kLgviInfo,
+                                           [](const MethodOptions& o) {
+                                             return std::make_unique<LgviStepper>(
+                                                 kLgviInfo, false, options_as<ImplicitSolveOptions>(o));
+                                           },
+                                           // <edge>
+                                           [](const Config& cfg) {
+                                             return MethodOptions(implicit_solve_options(cfg, "lgvi"));
+                                           }
+                                           // </edge>
+                                           })
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"lgvi_explicit", kLgviExplicitInfo, [](const MethodOptions&) {
                                              return std::make_unique<LgviStepper>(kLgviExplicitInfo, true,
                                                                                   ImplicitSolveOptions{});
                                            }})

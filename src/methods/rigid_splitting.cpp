@@ -252,16 +252,16 @@ const MethodInfo kRotorExact = splitting_info(
 
 }  // namespace
 
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"dlm", kDlm, [](const Config&) {
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"dlm", kDlm, [](const MethodOptions&) {
                                              return std::make_unique<RigidSplittingStepper>(
                                                  kDlm, RigidSplittingStepper::Rotor::Planar, std::array<int, 3>{0, 1, 2});
                                            }})
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"no_squish", kNoSquish, [](const Config&) {
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"no_squish", kNoSquish, [](const MethodOptions&) {
                                              return std::make_unique<RigidSplittingStepper>(
                                                  kNoSquish, RigidSplittingStepper::Rotor::Quaternion,
                                                  RigidSplittingStepper::kByMoments);
                                            }})
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"rotor_exact", kRotorExact, [](const Config&) {
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"rotor_exact", kRotorExact, [](const MethodOptions&) {
                                              return std::make_unique<RigidSplittingStepper>(
                                                  kRotorExact, RigidSplittingStepper::Rotor::Exact,
                                                  std::array<int, 3>{0, 1, 2});

@@ -19,6 +19,7 @@ const bool kRkmkKeys = declare_options({
      {}, "method"},
 });
 
+// <edge> parse: key dexpinv
 int dexpinv_terms_from(const Config& cfg, int fallback) {
   const std::string v = cfg.get_string("dexpinv", "exact");
   if (v == "exact") return fallback;
@@ -28,6 +29,7 @@ int dexpinv_terms_from(const Config& cfg, int fallback) {
                      std::to_string(kMaxDexpinvTerms));
   return static_cast<int>(q);
 }
+// </edge>
 
 }  // namespace
 
@@ -284,14 +286,19 @@ MethodEntry rkmk_entry(const std::string& name, const std::string& table, int de
   }
   MethodInfo info = rkmk_info(name, used, rkmk_order(t.order, default_terms),
                               embedded ? rkmk_order(t.embedded_order, default_terms) : 0, desc, source);
-  return {name, info, [info, used, default_terms](const Config& cfg) {
-            const int q = dexpinv_terms_from(cfg, default_terms);
+  return {name, info,
+          [info, used, default_terms](const MethodOptions& o) {
+            const int q = options_as<RkmkOptions>(o, RkmkOptions{default_terms, {}}).dexpinv_terms;
             MethodInfo m = info;
             m.order = rkmk_order(used.order, q);
             if (used.has_embedded()) m.embedded_order = rkmk_order(used.embedded_order, q);
             if (q != default_terms) m.description += dexpinv_note(q);
             return std::make_unique<RkmkStepper>(m, used, q);
-          }};
+          },
+          // <edge>
+          [default_terms](const Config& cfg) { return MethodOptions(RkmkOptions{dexpinv_terms_from(cfg, default_terms), {}}); }
+          // </edge>
+  };
 }
 
 MethodEntry rkmk_user_entry() {
@@ -302,14 +309,22 @@ MethodEntry rkmk_user_entry() {
       "RKMK from a user tableau (keys tableau.*; order computed from the order conditions, "
       "`liebench tableau FILE.cfg`; key dexpinv applies)";
   info.source = "user";
-  return {"rkmk_user", info, [](const Config& cfg) {
-            const ButcherTable t = butcher_table_from_config(cfg);
-            const int q = dexpinv_terms_from(cfg, kExactDexpinv);
+  return {"rkmk_user", info,
+          [](const MethodOptions& o) {
+            const RkmkOptions& opt = std::any_cast<const RkmkOptions&>(o);
+            const ButcherTable& t = opt.table;
+            const int q = opt.dexpinv_terms;
             const MethodInfo m = rkmk_info("rkmk_user", t, rkmk_order(t.order, q),
                                            t.has_embedded() ? rkmk_order(t.embedded_order, q) : 0,
                                            "RKMK, user tableau '" + t.name + "'" + dexpinv_note(q), "user tableau");
             return std::make_unique<RkmkStepper>(m, t, q);
-          }};
+          },
+          // <edge>
+          [](const Config& cfg) {
+            return MethodOptions(RkmkOptions{dexpinv_terms_from(cfg, kExactDexpinv), butcher_table_from_config(cfg)});
+          }
+          // </edge>
+  };
 }
 
 }  // namespace
@@ -336,7 +351,7 @@ LIEBENCH_REGISTER(MethodEntry, MethodEntry{"rkmk4_co",
                                            MethodInfo{"rkmk4_co", "rkmk", 4, 0, 4, 4, true, true,
                                                       "RKMK4 with two commutators (Casas & Owren 2003)",
                                                       "[P] 2.2 (explicit formula)", ""},
-                                           [](const Config&) {
+                                           [](const MethodOptions&) {
                                              return std::make_unique<CasasOwrenStepper>(
                                                  MethodRegistry::instance().find("rkmk4_co")->info);
                                            }})

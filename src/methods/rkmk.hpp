@@ -18,6 +18,12 @@
 
 namespace lie {
 
+/// Options of the RKMK entries (key dexpinv; rkmk_user: its tableau).
+struct RkmkOptions {
+  int dexpinv_terms = kExactDexpinv;  // q commutators of [P] eq. (8), or kExactDexpinv
+  ButcherTable table;                 // rkmk_user: the user tableau (butcher_table_from_config)
+};
+
 class RkmkStepper final : public Stepper {
  public:
   RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms);

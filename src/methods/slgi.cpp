@@ -285,13 +285,28 @@ const MethodInfo kSlgiKkInfo = slgi_info(
 
 }  // namespace
 
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"slgi", kSlgiInfo, [](const Config& cfg) {
-                                             return std::make_unique<SlgiStepper>(kSlgiInfo, cfg.get_double("slgi.theta"),
-                                                                                  implicit_solve_options(cfg, "slgi"), false);
-                                           }})
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"slgi_kk", kSlgiKkInfo, [](const Config& cfg) {
-                                             return std::make_unique<SlgiStepper>(kSlgiKkInfo, 0.5, implicit_solve_options(cfg, "slgi"),
-                                                                                  true);
-                                           }})
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"slgi", kSlgiInfo,
+                                           [](const MethodOptions& o) {
+                                             const auto opt = options_as<SlgiOptions>(o);
+                                             return std::make_unique<SlgiStepper>(kSlgiInfo, opt.theta, opt.solve, false);
+                                           },
+                                           // <edge>
+                                           [](const Config& cfg) {
+                                             return MethodOptions(SlgiOptions{cfg.get_double("slgi.theta"),
+                                                                              implicit_solve_options(cfg, "slgi")});
+                                           }
+                                           // </edge>
+                                           })
+LIEBENCH_REGISTER(MethodEntry, MethodEntry{"slgi_kk", kSlgiKkInfo,
+                                           [](const MethodOptions& o) {
+                                             return std::make_unique<SlgiStepper>(
+                                                 kSlgiKkInfo, 0.5, options_as<SlgiOptions>(o).solve, true);
+                                           },
+                                           // <edge>
+                                           [](const Config& cfg) {
+                                             return MethodOptions(SlgiOptions{0.5, implicit_solve_options(cfg, "slgi")});
+                                           }
+                                           // </edge>
+                                           })
 
 }  // namespace lie

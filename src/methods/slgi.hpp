@@ -38,6 +38,12 @@
 
 namespace lie {
 
+/// Options of slgi / slgi_kk: theta (key slgi.theta; slgi_kk: 1/2) and the nonlinear solve.
+struct SlgiOptions {
+  double theta = 0.5;
+  ImplicitSolveOptions solve;
+};
+
 class SlgiStepper final : public Stepper {
  public:
   SlgiStepper(MethodInfo info, double theta, ImplicitSolveOptions opt, bool requires_translations);

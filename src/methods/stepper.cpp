@@ -98,14 +98,32 @@ const MethodEntry& method_entry(const std::string& spec, const std::string& what
   return e;
 }
 
+// <edge> parse: a method spec and its keys -> MethodChoice (docs/architecture.md)
 std::string method_display_name(const std::string& spec, const Config& cfg) {
   if (spec.find(':') != std::string::npos || !takes_user_tableau(spec) || !cfg.was_set("tableau.name")) return spec;
   return spec + ":" + cfg.get_string("tableau.name");
 }
 
+MethodChoice parse_method(const std::string& name, const Config& cfg, const std::string& what) {
+  const MethodEntry& e = method_entry(name, what);
+  const MethodSpec spec = parse_method_spec(name, what);
+  MethodChoice m{name, &e, {}};
+  if (e.parse) m.options = spec.tableau.empty() ? e.parse(cfg) : e.parse(user_tableau_config(cfg, spec.tableau, name));
+  return m;
+}
+
 std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg, const Model& model) {
-  const MethodEntry& e = method_entry(name, "method");
-  const MethodSpec spec = parse_method_spec(name);
+  return make_stepper(parse_method(name, cfg), model);
+}
+// </edge>
+
+MethodChoice method_choice(const std::string& spec, MethodOptions options) {
+  return {spec, &method_entry(spec, "method"), std::move(options)};
+}
+
+std::unique_ptr<Stepper> make_stepper(const MethodChoice& m, const Model& model) {
+  const MethodEntry& e = *m.entry;
+  const std::string& name = m.spec;
   const ModelCapabilities caps = model.capabilities();
   if (e.info.needs == "cotangent_hamiltonian" && !caps.cotangent_hamiltonian)
     throw UsageError("method '" + name + "' needs a Hamiltonian on a cotangent bundle T*G; model '" + model.name() +
@@ -116,7 +134,7 @@ std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg
   if (e.info.needs == "rigid_bodies" && !caps.rigid_bodies)
     throw UsageError("method '" + name + "' needs a system of rigid bodies with a separable Hamiltonian; model '" +
                      model.name() + "' does not provide one (use dipolar or free_rigid_body)");
-  return spec.tableau.empty() ? e.create(cfg) : e.create(user_tableau_config(cfg, spec.tableau, name));
+  return e.create(m.options);
 }
 
 }  // namespace lie

@@ -126,12 +126,18 @@ class Stepper {
 struct ButcherTable;
 int dense_weights(const ButcherTable& table, double theta, double* w);
 
-using StepperFactory = std::function<std::unique_ptr<Stepper>(const Config&)>;
+/// A method's typed options (its parse function's result; empty: the method has none).
+using MethodOptions = EntryOptions;
+using StepperFactory = std::function<std::unique_ptr<Stepper>(const MethodOptions&)>;
 
 struct MethodEntry {
   std::string name;
   MethodInfo info;
+  /// Builds the stepper from the typed options (options_as<T>; empty options: the defaults).
   StepperFactory create;
+  /// Reads the method's keys (dexpinv, slgi.*, a user tableau, ...) into its typed options;
+  /// the only place a method sees the configuration (called at the plan). Null: no keys.
+  std::function<MethodOptions(const Config&)> parse;
 };
 using MethodRegistry = Registry<MethodEntry>;
 
@@ -154,9 +160,24 @@ const MethodEntry& method_entry(const std::string& spec, const std::string& what
 /// tableau.name set is "<method>:<tableau.name>", so that the tableau's name is never lost.
 std::string method_display_name(const std::string& spec, const Config& cfg);
 
-/// Creates the stepper for method spec `name`, reading its parameters (dexpinv terms, projection,
-/// theta, iteration tolerances, user tableau) from cfg. Checks that `model` provides what the
-/// method needs and throws a UsageError naming both otherwise.
-std::unique_ptr<Stepper> make_stepper(const std::string& name, const Config& cfg, const Model& model);
+/// A method as a run uses it: the spec, its registry entry and its parsed options (the
+/// method's part of a typed run point).
+struct MethodChoice {
+  std::string spec;                  // "rkmk4", "rkmk_user:rkmk38"
+  const MethodEntry* entry = nullptr;
+  MethodOptions options;
+  const MethodInfo& info() const { return entry->info; }
+};
+/// Parses method spec `spec` with its keys from cfg (dexpinv terms, projection, theta,
+/// iteration tolerances, user tableau): the edge. UsageError for a bad spec or value.
+MethodChoice parse_method(const std::string& spec, const Config& cfg, const std::string& what = "method");
+/// A method without options (its defaults), e.g. in tests: {spec, entry, {}}.
+MethodChoice method_choice(const std::string& spec, MethodOptions options = {});
+
+/// Creates the stepper of `method`. Checks that `model` provides what the method needs and
+/// throws a UsageError naming both otherwise.
+std::unique_ptr<Stepper> make_stepper(const MethodChoice& method, const Model& model);
+/// parse_method + make_stepper (command-line tools, tests of parsing).
+std::unique_ptr<Stepper> make_stepper(const std::string& spec, const Config& cfg, const Model& model);
 
 }  // namespace lie

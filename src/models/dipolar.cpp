@@ -98,6 +98,7 @@ inline void rotate(const double* Q, const std::array<double, 3>& v, double* out)
 
 }  // namespace
 
+// <edge> parse: the dipolar.* keys
 DipolarParams DipolarParams::from_config(const Config& cfg) {
   DipolarParams p;
   const std::string init = cfg.get_choice("dipolar.initial", {"random", "random2d", "file"});
@@ -137,6 +138,7 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
     throw UsageError("key 'dipolar.file' is empty; initial = file needs an HDF5 file");
   return p;
 }
+// </edge>
 
 Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)), ctx_(ctx) {
   if (p_.initial == DipolarParams::Initial::File) {
@@ -194,8 +196,12 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
     make_random_state(p_.initial == DipolarParams::Initial::Random2D);
 }
 
-std::unique_ptr<Model> Dipolar::create(const Config& cfg, par::Context& ctx) {
-  return std::make_unique<Dipolar>(DipolarParams::from_config(cfg), ctx);
+// <edge>
+DipolarParams Dipolar::parse(const Config& cfg) { return DipolarParams::from_config(cfg); }
+// </edge>
+
+std::unique_ptr<Model> Dipolar::create(const ModelOptions& options, par::Context& ctx) {
+  return std::make_unique<Dipolar>(std::any_cast<const Options&>(options), ctx);
 }
 
 void Dipolar::make_random_state(bool planar) {
@@ -617,6 +623,6 @@ void Dipolar::trajectory_field(const std::string& name, const double* y, double*
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"dipolar",
                                          "dipolar soft spheres: N rigid bodies on T*(R^3 x SO(3)), soft-sphere "
                                          "(+ optional LJ attraction) + point-dipole pair forces, all pairs",
-                                         "[K] 3.2, 2.6-2.8", &Dipolar::create})
+                                         "[K] 3.2, 2.6-2.8", &Dipolar::create, &Dipolar::parse})
 
 }  // namespace lie

@@ -78,7 +78,11 @@ class Dipolar final : public Model, public RigidBodySystem {
 
   /// Collective over ctx (reads the initial-state file if any). ctx must outlive the model.
   Dipolar(DipolarParams params, par::Context& ctx);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  using Options = DipolarParams;
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   std::string name() const override { return "dipolar"; }
   const Space& space() const override { return space_; }

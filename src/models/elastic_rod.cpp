@@ -72,7 +72,8 @@ ElasticRod::ElasticRod(ElasticRodParameters p, const par::Context* ctx)
     space_.add(FactorKind::Translation3, owner_.local(2 * n), "elements");  // q_1, q_1', q_2, q_2', ...
 }
 
-std::unique_ptr<Model> ElasticRod::create(const Config& cfg, par::Context& ctx) {
+// <edge> parse: the elastic_rod.* keys
+ElasticRod::Options ElasticRod::parse(const Config& cfg) {
   ElasticRodParameters p;
   p.n = static_cast<std::size_t>(cfg.get_int("elastic_rod.n"));
   p.mass = cfg.get_positive("elastic_rod.mass");
@@ -104,6 +105,12 @@ std::unique_ptr<Model> ElasticRod::create(const Config& cfg, par::Context& ctx) 
       p.w0.push_back(w);
     }
   }
+  return p;
+}
+// </edge>
+
+std::unique_ptr<Model> ElasticRod::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& p = std::any_cast<const Options&>(options);
   return std::make_unique<ElasticRod>(p, &ctx);
 }
 
@@ -291,6 +298,6 @@ void ElasticRod::trajectory_field(const std::string& name, const double* y, doub
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"elastic_rod",
                                          "pure bending of an elastic rod clamped to a wall, n elements on (S^2)^n "
                                          "with a dense inertia matrix (implicit variational integrator)",
-                                         "[L] Example 4", &ElasticRod::create})
+                                         "[L] Example 4", &ElasticRod::create, &ElasticRod::parse})
 
 }  // namespace lie

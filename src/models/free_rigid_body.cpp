@@ -218,7 +218,8 @@ FreeRigidBody::FreeRigidBody(std::array<double, 3> inertia, std::array<double, 3
   if (attitude_) space_.add(FactorKind::SO3Right, owner_.local(1), "attitude");
 }
 
-std::unique_ptr<Model> FreeRigidBody::create(const Config& cfg, par::Context& ctx) {
+// <edge> parse: the free_rigid_body.* keys
+FreeRigidBody::Options FreeRigidBody::parse(const Config& cfg) {
   const auto I = cfg.get_double_list("free_rigid_body.inertia");
   if (I.size() != 3)
     throw UsageError("key 'free_rigid_body.inertia' needs 3 values (I1, I2, I3), got " + std::to_string(I.size()));
@@ -236,8 +237,13 @@ std::unique_ptr<Model> FreeRigidBody::create(const Config& cfg, par::Context& ct
       throw UsageError("key 'free_rigid_body.m0' has value " + quote(m0s) + "; expected 'random' or three numbers");
     for (std::size_t i = 0; i < 3; ++i) m0[i] = parse_double("free_rigid_body.m0", items[i]);
   }
-  return std::make_unique<FreeRigidBody>(std::array<double, 3>{I[0], I[1], I[2]}, m0,
-                                         cfg.get_bool("free_rigid_body.attitude"), &ctx);
+  return {std::array<double, 3>{I[0], I[1], I[2]}, m0, cfg.get_bool("free_rigid_body.attitude")};
+}
+// </edge>
+
+std::unique_ptr<Model> FreeRigidBody::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& o = std::any_cast<const Options&>(options);
+  return std::make_unique<FreeRigidBody>(o.inertia, o.m0, o.attitude, &ctx);
 }
 
 ModelCapabilities FreeRigidBody::capabilities() const {
@@ -320,6 +326,6 @@ std::vector<std::string> FreeRigidBody::observable_names() const {
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"free_rigid_body",
                                          "free rigid body, Euler's equations on so(3)* (optionally with attitude); "
                                          "exact solution by Jacobi elliptic functions",
-                                         "[K] 3.1, [P] Example 1", &FreeRigidBody::create})
+                                         "[K] 3.1, [P] Example 1", &FreeRigidBody::create, &FreeRigidBody::parse})
 
 }  // namespace lie

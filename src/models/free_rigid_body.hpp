@@ -85,7 +85,16 @@ class FreeRigidBody final : public Model, public RigidBodySystem {
   /// ctx: nullptr for a serial model; otherwise rank 0 owns the body (root_owned.hpp).
   FreeRigidBody(std::array<double, 3> inertia, std::array<double, 3> m0, bool attitude,
                 const par::Context* ctx = nullptr);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  /// The model's parameters (keys free_rigid_body.*).
+  struct Options {
+    std::array<double, 3> inertia{};
+    std::array<double, 3> m0{};
+    bool attitude = false;
+  };
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   std::string name() const override { return "free_rigid_body"; }
   const Space& space() const override { return space_; }

@@ -29,6 +29,7 @@ const bool kKeys = declare_options({
 });
 
 
+// <edge> parse
 Vec3 vec3_key(const Config& cfg, const std::string& key) {
   const auto v = cfg.get_double_list(key);
   if (v.size() != 3) {
@@ -38,6 +39,7 @@ Vec3 vec3_key(const Config& cfg, const std::string& key) {
   }
   return Vec3(v[0], v[1], v[2]);
 }
+// </edge>
 
 }  // namespace
 
@@ -62,7 +64,8 @@ HeavyTop::HeavyTop(HeavyTopParameters p, HeavyTopFormulation f, const par::Conte
   }
 }
 
-std::unique_ptr<Model> HeavyTop::create(const Config& cfg, par::Context& ctx) {
+// <edge> parse: the heavy_top.* keys
+HeavyTop::Options HeavyTop::parse(const Config& cfg) {
   HeavyTopParameters p;
   p.mass = cfg.get_positive("heavy_top.mass");
   p.length = cfg.get_positive("heavy_top.length");
@@ -81,7 +84,13 @@ std::unique_ptr<Model> HeavyTop::create(const Config& cfg, par::Context& ctx) {
   const HeavyTopFormulation form = f == "tstar_so3"     ? HeavyTopFormulation::TstarSO3
                                    : f == "lie_poisson" ? HeavyTopFormulation::LiePoisson
                                                         : HeavyTopFormulation::Quadratic;
-  return std::make_unique<HeavyTop>(p, form, &ctx);
+  return {p, form};
+}
+// </edge>
+
+std::unique_ptr<Model> HeavyTop::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& o = std::any_cast<const Options&>(options);
+  return std::make_unique<HeavyTop>(o.parameters, o.formulation, &ctx);
 }
 
 ModelCapabilities HeavyTop::capabilities() const {
@@ -279,6 +288,6 @@ void HeavyTop::trajectory_field(const std::string& name, const double* y, double
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"heavy_top",
                                          "heavy top in three formulations: T*SO(3), Lie-Poisson on se(3)*, quadratic "
                                          "Hamiltonian on T*(SO(3) x R^3) (key heavy_top.formulation)",
-                                         "[P] 3.4", &HeavyTop::create})
+                                         "[P] 3.4", &HeavyTop::create, &HeavyTop::parse})
 
 }  // namespace lie

@@ -57,7 +57,15 @@ struct HeavyTopParameters {
 class HeavyTop final : public Model, public CotangentHamiltonian {
  public:
   HeavyTop(HeavyTopParameters p, HeavyTopFormulation f, const par::Context* ctx = nullptr);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  /// The model's parameters and formulation (keys heavy_top.*).
+  struct Options {
+    HeavyTopParameters parameters;
+    HeavyTopFormulation formulation = HeavyTopFormulation::TstarSO3;
+  };
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   std::string name() const override { return "heavy_top"; }
   const Space& space() const override { return space_; }

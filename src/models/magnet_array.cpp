@@ -38,7 +38,8 @@ MagnetArray::MagnetArray(MagnetArrayParameters p, par::Context& ctx)
   y0_all_[4] = 0.5;  // w_1 = (0, 0.5, 0)
 }
 
-std::unique_ptr<Model> MagnetArray::create(const Config& cfg, par::Context& ctx) {
+// <edge> parse: the magnet_array.* keys
+MagnetArray::Options MagnetArray::parse(const Config& cfg) {
   MagnetArrayParameters p;
   p.rows = static_cast<std::size_t>(cfg.get_int_at_least("magnet_array.rows", 1));
   p.cols = static_cast<std::size_t>(cfg.get_int_at_least("magnet_array.cols", 1));
@@ -49,6 +50,12 @@ std::unique_ptr<Model> MagnetArray::create(const Config& cfg, par::Context& ctx)
   p.spacing = cfg.get_positive("magnet_array.spacing");
   p.moment = cfg.get_positive("magnet_array.moment");
   p.permeability = cfg.get_positive("magnet_array.permeability");
+  return p;
+}
+// </edge>
+
+std::unique_ptr<Model> MagnetArray::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& p = std::any_cast<const Options&>(options);
   return std::make_unique<MagnetArray>(p, ctx);
 }
 
@@ -99,6 +106,6 @@ void MagnetArray::trajectory_field(const std::string& name, const double* y, dou
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"magnet_array",
                                          "array of magnetic dipoles (spherical compasses) on a planar grid, (S^2)^n, "
                                          "all pairs distributed (also for the variational integrators)",
-                                         "[L] Example 5", &MagnetArray::create})
+                                         "[L] Example 5", &MagnetArray::create, &MagnetArray::parse})
 
 }  // namespace lie

@@ -33,7 +33,11 @@ struct MagnetArrayParameters {
 class MagnetArray final : public SpherePairModel {
  public:
   MagnetArray(MagnetArrayParameters p, par::Context& ctx);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  using Options = MagnetArrayParameters;
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   std::string name() const override { return "magnet_array"; }
   std::string particle_group() const override { return "magnets"; }

@@ -50,10 +50,18 @@ double Model::state_distance(const double* y1, const double* y2, const par::Cont
   return std::sqrt(ctx.sum_of_squares(d.data(), n));
 }
 
-std::unique_ptr<Model> make_model(const Config& cfg, par::Context& ctx) {
+// <edge> parse: key model and the model's keys
+ModelChoice parse_model(const Config& cfg) {
   const std::string name = cfg.get_string("model");
   const ModelEntry& e = ModelRegistry::instance().get(name, "model (key 'model')");
-  return e.create(cfg, ctx);
+  return {name, &e, e.parse ? e.parse(cfg) : ModelOptions{}};
+}
+
+std::unique_ptr<Model> make_model(const Config& cfg, par::Context& ctx) { return make_model(parse_model(cfg), ctx); }
+// </edge>
+
+std::unique_ptr<Model> make_model(const ModelChoice& choice, par::Context& ctx) {
+  return choice.entry->create(choice.options, ctx);
 }
 
 }  // namespace lie

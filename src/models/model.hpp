@@ -105,17 +105,35 @@ class Model {
   std::vector<double> ambient_xi_;  // f(y) inside ambient_field()
 };
 
-using ModelFactory = std::function<std::unique_ptr<Model>(const Config&, par::Context&)>;
+/// A model's typed options (its parameters; the result of its parse function).
+using ModelOptions = EntryOptions;
+using ModelFactory = std::function<std::unique_ptr<Model>(const ModelOptions&, par::Context&)>;
 
 struct ModelEntry {
   std::string name;
   std::string summary;
   std::string source;  // e.g. "[P] 5, [S], [D]"
+  /// Builds the model from its options (std::any_cast to the model's Options).
   ModelFactory create;
+  /// Reads the model's keys into its options, e.g. &FreeRigidBody::parse returning
+  /// FreeRigidBody::Options: the only place a model sees the configuration (called at the plan,
+  /// once per grid point). Null: the model reads no key (create gets empty options).
+  std::function<ModelOptions(const Config&)> parse;
 };
 using ModelRegistry = Registry<ModelEntry>;
 
-/// Creates the model named by the `model` key.
+/// A model as a run uses it: its name, registry entry and parsed options (the model's part of
+/// a typed run point).
+struct ModelChoice {
+  std::string name;
+  const ModelEntry* entry = nullptr;
+  ModelOptions options;
+};
+/// Reads key `model` and the model's keys (the edge; UsageError for a bad value).
+ModelChoice parse_model(const Config& cfg);
+/// Creates the model of `choice`.
+std::unique_ptr<Model> make_model(const ModelChoice& choice, par::Context& ctx);
+/// parse_model + make_model (command-line tools, tests of parsing).
 std::unique_ptr<Model> make_model(const Config& cfg, par::Context& ctx);
 
 }  // namespace lie

@@ -210,7 +210,8 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
   }
 }
 
-std::unique_ptr<Model> NFoldPendulum::create(const Config& cfg, par::Context& ctx) {
+// <edge> parse: the nfold_pendulum.* keys
+NFoldPendulum::Options NFoldPendulum::parse(const Config& cfg) {
   NFoldPendulumParams p;
   p.N = static_cast<std::size_t>(cfg.get_int_at_least("nfold_pendulum.N", 1));
   p.mass = cfg.get_double_list("nfold_pendulum.mass");
@@ -245,7 +246,13 @@ std::unique_ptr<Model> NFoldPendulum::create(const Config& cfg, par::Context& ct
   p.classical_field = cfg.get_choice("nfold_pendulum.classical_field", {"paper", "lie_algebra"}) == "paper"
                           ? NFoldPendulumParams::ClassicalField::Paper
                           : NFoldPendulumParams::ClassicalField::LieAlgebra;
-  return std::make_unique<NFoldPendulum>(std::move(p), ctx);
+  return p;
+}
+// </edge>
+
+std::unique_ptr<Model> NFoldPendulum::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& p = std::any_cast<const Options&>(options);
+  return std::make_unique<NFoldPendulum>(p, ctx);
 }
 
 double NFoldPendulum::suffix_mass(std::size_t i) const {
@@ -706,6 +713,6 @@ void NFoldPendulum::trajectory_field(const std::string& name, const double* y, d
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"nfold_pendulum",
                                          "N-fold spherical pendulum on (TS^2)^N, O(N) right-hand side (tensions), "
                                          "distributed over virtual blocks",
-                                         "[P] 5, [S], [D]", &NFoldPendulum::create})
+                                         "[P] 5, [S], [D]", &NFoldPendulum::create, &NFoldPendulum::parse})
 
 }  // namespace lie

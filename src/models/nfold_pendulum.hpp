@@ -87,7 +87,11 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   /// dense solver on several ranks or large N). Collective only in the sense that every rank
   /// must construct it with the same parameters.
   NFoldPendulum(NFoldPendulumParams params, par::Context& ctx);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  using Options = NFoldPendulumParams;
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   /// Default number of virtual blocks: min(256, ceil(N/16)).
   static std::size_t default_blocks(std::size_t N);

@@ -43,6 +43,7 @@ const bool kKeys = declare_options({
 
 const Vec3 kE3(0.0, 0.0, 1.0);
 
+// <edge> parse
 std::vector<double> list_of(const Config& cfg, const std::string& key, std::size_t n) {
   auto v = cfg.get_double_list(key);
   if (v.size() != n) {
@@ -52,6 +53,7 @@ std::vector<double> list_of(const Config& cfg, const std::string& key, std::size
   }
   return v;
 }
+// </edge>
 
 }  // namespace
 
@@ -186,8 +188,10 @@ Quadrotors::Quadrotors(QuadrotorParameters p, std::unique_ptr<QuadrotorInputLaw>
   space_.add(FactorKind::SE3OnTS2, owner_.local(2), "links");          // (q_i, w_i)
 }
 
-std::unique_ptr<Model> Quadrotors::create(const Config& cfg, par::Context& ctx) {
-  QuadrotorParameters p;
+// <edge> parse: the quadrotors.* keys
+Quadrotors::Options Quadrotors::parse(const Config& cfg) {
+  Options o;
+  QuadrotorParameters& p = o.parameters;
   p.load_mass = cfg.get_positive("quadrotors.load_mass");
   const auto m = list_of(cfg, "quadrotors.mass", 2);
   const auto J = list_of(cfg, "quadrotors.inertia", 3);
@@ -217,18 +221,24 @@ std::unique_ptr<Model> Quadrotors::create(const Config& cfg, par::Context& ctx) 
       s.w[i] -= s.w[i].dot(s.q[i]) * s.q[i];
     }
   }
-  std::unique_ptr<QuadrotorInputLaw> law;
-  const std::string kind = cfg.get_choice("quadrotors.inputs", {"none", "constant", "geometric"});
-  if (kind == "none") {
-    law = std::make_unique<NoInputs>();
-  } else if (kind == "geometric") {
-    law = std::make_unique<GeometricTracking>(p.load_mass, p.mass, p.length, p.gravity);
-  } else {
+  o.inputs = cfg.get_choice("quadrotors.inputs", {"none", "constant", "geometric"});
+  if (o.inputs == "constant") {
     const auto T = list_of(cfg, "quadrotors.thrust", 2);
     const auto M = list_of(cfg, "quadrotors.moment", 6);
-    law = std::make_unique<ConstantInputs>(std::array<double, 2>{T[0], T[1]},
-                                           std::array<Vec3, 2>{Vec3(M[0], M[1], M[2]), Vec3(M[3], M[4], M[5])});
+    o.thrust = {T[0], T[1]};
+    o.moment = {Vec3(M[0], M[1], M[2]), Vec3(M[3], M[4], M[5])};
   }
+  return o;
+}
+// </edge>
+
+std::unique_ptr<Model> Quadrotors::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& o = std::any_cast<const Options&>(options);
+  const QuadrotorParameters& p = o.parameters;
+  std::unique_ptr<QuadrotorInputLaw> law;
+  if (o.inputs == "geometric") law = std::make_unique<GeometricTracking>(p.load_mass, p.mass, p.length, p.gravity);
+  else if (o.inputs == "constant") law = std::make_unique<ConstantInputs>(o.thrust, o.moment);
+  else law = std::make_unique<NoInputs>();
   return std::make_unique<Quadrotors>(p, std::move(law), &ctx);
 }
 
@@ -367,6 +377,6 @@ void Quadrotors::trajectory_field(const std::string& name, const double* P, doub
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"quadrotors",
                                          "two quadrotors carrying a point mass on R^6 x (SO(3) x so(3))^2 x (TS^2)^2 "
                                          "(inputs: key quadrotors.inputs)",
-                                         "[P] 6", &Quadrotors::create})
+                                         "[P] 6", &Quadrotors::create, &Quadrotors::parse})
 
 }  // namespace lie

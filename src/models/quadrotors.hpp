@@ -175,7 +175,17 @@ class GeometricTracking final : public QuadrotorInputLaw {
 class Quadrotors final : public Model {
  public:
   Quadrotors(QuadrotorParameters p, std::unique_ptr<QuadrotorInputLaw> inputs, const par::Context* ctx = nullptr);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  /// The model's parameters and its input law (keys quadrotors.*).
+  struct Options {
+    QuadrotorParameters parameters;
+    std::string inputs = "none";                          // none | constant | geometric
+    std::array<double, 2> thrust{};                       // constant inputs
+    std::array<Vec3, 2> moment{Vec3::Zero(), Vec3::Zero()};
+  };
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   std::string name() const override { return "quadrotors"; }
   const Space& space() const override { return space_; }

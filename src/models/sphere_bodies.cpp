@@ -49,7 +49,8 @@ SphereBodies::SphereBodies(SphereBodiesParameters p, const par::Context* ctx)
     space_.add(FactorKind::Translation3, owner_.local(2 * p_.n), "bodies");  // q_1, q_1', q_2, q_2', ...
 }
 
-std::unique_ptr<Model> SphereBodies::create(const Config& cfg, par::Context& ctx) {
+// <edge> parse: the sphere_bodies.* keys
+SphereBodies::Options SphereBodies::parse(const Config& cfg) {
   SphereBodiesParameters p;
   p.n = static_cast<std::size_t>(cfg.get_int("sphere_bodies.n"));
   const auto m = cfg.get_double_list("sphere_bodies.mass");
@@ -84,6 +85,12 @@ std::unique_ptr<Model> SphereBodies::create(const Config& cfg, par::Context& ctx
       p.w0.push_back(w);
     }
   }
+  return p;
+}
+// </edge>
+
+std::unique_ptr<Model> SphereBodies::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& p = std::any_cast<const Options&>(options);
   return std::make_unique<SphereBodies>(p, &ctx);
 }
 
@@ -209,6 +216,6 @@ void SphereBodies::trajectory_field(const std::string& name, const double* y, do
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"sphere_bodies",
                                          "n point masses on the sphere under the spherical analogue of gravity on "
                                          "(S^2)^n (also for the variational integrators)",
-                                         "[L] Example 2", &SphereBodies::create})
+                                         "[L] Example 2", &SphereBodies::create, &SphereBodies::parse})
 
 }  // namespace lie

@@ -50,7 +50,11 @@ struct SphereBodiesParameters {
 class SphereBodies final : public Model, public SphereLagrangian {
  public:
   explicit SphereBodies(SphereBodiesParameters p, const par::Context* ctx = nullptr);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  using Options = SphereBodiesParameters;
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   // Model
   std::string name() const override { return "sphere_bodies"; }

@@ -59,7 +59,8 @@ SphereMd::SphereMd(SphereMdParameters p, par::Context& ctx)
   }
 }
 
-std::unique_ptr<Model> SphereMd::create(const Config& cfg, par::Context& ctx) {
+// <edge> parse: the sphere_md.* keys
+SphereMd::Options SphereMd::parse(const Config& cfg) {
   SphereMdParameters p;
   p.level = static_cast<int>(cfg.get_int_at_least("sphere_md.level", 0));
   if (p.level > 7)
@@ -71,6 +72,12 @@ std::unique_ptr<Model> SphereMd::create(const Config& cfg, par::Context& ctx) {
   p.vortex_separation_deg = cfg.get_nonnegative("sphere_md.vortex_separation");
   p.vortex_strength = cfg.get_nonnegative("sphere_md.vortex_strength");
   p.vortex_width_deg = cfg.get_positive("sphere_md.vortex_width");
+  return p;
+}
+// </edge>
+
+std::unique_ptr<Model> SphereMd::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& p = std::any_cast<const Options&>(options);
   return std::make_unique<SphereMd>(p, ctx);
 }
 
@@ -112,6 +119,6 @@ void SphereMd::trajectory_field(const std::string& name, const double* y, double
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"sphere_md",
                                          "molecular dynamics on the sphere: Lennard-Jones molecules at the vertices "
                                          "of a subdivided icosahedron, two vortices, all pairs distributed",
-                                         "[L] Example 6", &SphereMd::create})
+                                         "[L] Example 6", &SphereMd::create, &SphereMd::parse})
 
 }  // namespace lie

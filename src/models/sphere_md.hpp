@@ -34,7 +34,11 @@ struct SphereMdParameters {
 class SphereMd final : public SpherePairModel {
  public:
   SphereMd(SphereMdParameters p, par::Context& ctx);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  using Options = SphereMdParameters;
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   std::string name() const override { return "sphere_md"; }
   std::string particle_group() const override { return "molecules"; }

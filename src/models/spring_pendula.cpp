@@ -39,7 +39,8 @@ SpringPendula::SpringPendula(SpringPendulaParameters p, const par::Context* ctx)
   pivots_ = {Vec3(0, 0, 0), Vec3(l, 0, 0), Vec3(l, -l, 0), Vec3(0, -l, 0)};
 }
 
-std::unique_ptr<Model> SpringPendula::create(const Config& cfg, par::Context& ctx) {
+// <edge> parse: the spring_pendula.* keys
+SpringPendula::Options SpringPendula::parse(const Config& cfg) {
   SpringPendulaParameters p;
   p.mass = cfg.get_positive("spring_pendula.mass");
   p.length = cfg.get_positive("spring_pendula.length");
@@ -65,6 +66,12 @@ std::unique_ptr<Model> SpringPendula::create(const Config& cfg, par::Context& ct
       p.w0[i] = w;
     }
   }
+  return p;
+}
+// </edge>
+
+std::unique_ptr<Model> SpringPendula::create(const ModelOptions& options, par::Context& ctx) {
+  const Options& p = std::any_cast<const Options&>(options);
   return std::make_unique<SpringPendula>(p, &ctx);
 }
 
@@ -171,6 +178,6 @@ void SpringPendula::trajectory_field(const std::string& name, const double* y, d
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"spring_pendula",
                                          "four spherical pendula joined by linear springs on (S^2)^4 (also for the "
                                          "variational integrators)",
-                                         "[L] Example 3", &SpringPendula::create})
+                                         "[L] Example 3", &SpringPendula::create, &SpringPendula::parse})
 
 }  // namespace lie

@@ -44,7 +44,11 @@ struct SpringPendulaParameters {
 class SpringPendula final : public Model, public SphereLagrangian {
  public:
   SpringPendula(SpringPendulaParameters p, const par::Context* ctx = nullptr);
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx);
+  using Options = SpringPendulaParameters;
+  /// Reads the model's keys into its options: the entry's parse function (at the plan only).
+  static Options parse(const Config& cfg);
+  /// Builds the model from its options (ModelEntry::create).
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx);
 
   // Model
   std::string name() const override { return "spring_pendula"; }

@@ -24,9 +24,17 @@ class SymmetricTops final : public Model {
     local_ = r.size();
     space_.add(FactorKind::SO3OnR3, local_, "bodies");
   }
-  static std::unique_ptr<Model> create(const Config& cfg, par::Context& ctx) {
-    return std::make_unique<SymmetricTops>(static_cast<std::size_t>(cfg.get_int("test_symmetric_tops.n")),
-                                           static_cast<std::uint64_t>(cfg.get_int("test_symmetric_tops.seed")), ctx);
+  struct Options {
+    std::size_t n = 5;
+    std::uint64_t seed = 1;
+  };
+  static Options parse(const Config& cfg) {
+    return {static_cast<std::size_t>(cfg.get_int("test_symmetric_tops.n")),
+            static_cast<std::uint64_t>(cfg.get_int("test_symmetric_tops.seed"))};
+  }
+  static std::unique_ptr<Model> create(const ModelOptions& options, par::Context& ctx) {
+    const auto o = options_as<Options>(options);
+    return std::make_unique<SymmetricTops>(o.n, o.seed, ctx);
   }
 
   std::string name() const override { return "test_symmetric_tops"; }
@@ -101,6 +109,6 @@ inline const bool kSymmetricTopsKeys = declare_options({
 });
 inline const bool kSymmetricTopsRegistered = ModelRegistry::instance().add(
     ModelEntry{"test_symmetric_tops", "test only: independent symmetric rigid bodies with an exact solution", "tests",
-               &SymmetricTops::create});
+               &SymmetricTops::create, &SymmetricTops::parse});
 
 }  // namespace lie::testing
