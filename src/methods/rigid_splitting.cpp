@@ -1,5 +1,6 @@
 #include "methods/rigid_splitting.hpp"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,39 +12,15 @@ namespace lie {
 namespace quaternion {
 
 std::array<double, 4> from_matrix(const double* Q) {
-  // Shepperd (J. Guidance Control 1, 223 (1978)): 4 w^2 = 1 + tr Q, 4 x^2 = 1 + Q00 - Q11 - Q22,
-  // ...; the largest is taken by its square root, the other three from off-diagonal sums.
-  const double d0 = Q[0], d1 = Q[4], d2 = Q[8];
-  const double tr = d0 + d1 + d2;
-  std::array<double, 4> q{};
-  if (tr >= d0 && tr >= d1 && tr >= d2) {
-    const double r = std::sqrt(1.0 + tr), s = 0.5 / r;
-    q = {0.5 * r, (Q[7] - Q[5]) * s, (Q[2] - Q[6]) * s, (Q[3] - Q[1]) * s};
-  } else if (d0 >= d1 && d0 >= d2) {
-    const double r = std::sqrt(1.0 + d0 - d1 - d2), s = 0.5 / r;
-    q = {(Q[7] - Q[5]) * s, 0.5 * r, (Q[1] + Q[3]) * s, (Q[2] + Q[6]) * s};
-  } else if (d1 >= d2) {
-    const double r = std::sqrt(1.0 - d0 + d1 - d2), s = 0.5 / r;
-    q = {(Q[2] - Q[6]) * s, (Q[1] + Q[3]) * s, 0.5 * r, (Q[5] + Q[7]) * s};
-  } else {
-    const double r = std::sqrt(1.0 - d0 - d1 + d2), s = 0.5 / r;
-    q = {(Q[3] - Q[1]) * s, (Q[2] + Q[6]) * s, (Q[5] + Q[7]) * s, 0.5 * r};
-  }
-  return q;
+  // Eigen's conversion (Shoemake): w from the trace when it is positive, else the largest diagonal
+  const Mat3 R = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(Q);
+  const Eigen::Quaterniond q(R);
+  return {q.w(), q.x(), q.y(), q.z()};
 }
 
-void to_matrix(const std::array<double, 4>& q0, double* Q) {
-  const double n = std::sqrt(q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3]);
-  const double w = q0[0] / n, x = q0[1] / n, y = q0[2] / n, z = q0[3] / n;
-  Q[0] = 1.0 - 2.0 * (y * y + z * z);
-  Q[1] = 2.0 * (x * y - w * z);
-  Q[2] = 2.0 * (x * z + w * y);
-  Q[3] = 2.0 * (x * y + w * z);
-  Q[4] = 1.0 - 2.0 * (x * x + z * z);
-  Q[5] = 2.0 * (y * z - w * x);
-  Q[6] = 2.0 * (x * z - w * y);
-  Q[7] = 2.0 * (y * z + w * x);
-  Q[8] = 1.0 - 2.0 * (x * x + y * y);
+void to_matrix(const std::array<double, 4>& q, double* Q) {
+  Eigen::Map<Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> out(Q);
+  out = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
 }
 
 namespace {
@@ -234,37 +211,37 @@ MethodInfo splitting_info(const std::string& name, int exps, const std::string& 
   return m;
 }
 
-const MethodInfo kDlm = splitting_info(
-    "dlm", 5,
-    "symplectic splitting for rigid bodies: kicks, drift, free rotor as planar rotations R1 R2 R3 R2 R1 (rotation "
-    "matrices); order 2, one force evaluation per step",
-    "Dullweber, Leimkuhler & McLachlan, J. Chem. Phys. 107, 5840 (1997)");
-const MethodInfo kNoSquish = splitting_info(
-    "no_squish", 5,
-    "symplectic splitting for rigid bodies in quaternions and conjugate momenta, rotor as LAMMPS fix rigid/nve "
-    "(smallest moment's axis outermost, largest in the middle); order 2, one force evaluation per step",
-    "Miller et al., J. Chem. Phys. 116, 8649 (2002)");
-const MethodInfo kRotorExact = splitting_info(
-    "rotor_exact", 1,
-    "symplectic splitting for rigid bodies with the exact free-rigid-body flow (Jacobi elliptic functions); order 2, "
-    "exact for V = 0",
-    "Celledoni, Fasso, Safstrom & Zanna, SIAM J. Sci. Comput. 30, 2084 (2008)");
+using Rotor = RigidSplittingStepper::Rotor;
+
+MethodEntry splitting_entry(const MethodInfo& info, Rotor rotor, std::array<int, 3> axes) {
+  return {info.name, info, [info, rotor, axes](const MethodOptions&) {
+            return std::make_unique<RigidSplittingStepper>(info, rotor, axes);
+          }};
+}
 
 }  // namespace
 
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"dlm", kDlm, [](const MethodOptions&) {
-                                             return std::make_unique<RigidSplittingStepper>(
-                                                 kDlm, RigidSplittingStepper::Rotor::Planar, std::array<int, 3>{0, 1, 2});
-                                           }})
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"no_squish", kNoSquish, [](const MethodOptions&) {
-                                             return std::make_unique<RigidSplittingStepper>(
-                                                 kNoSquish, RigidSplittingStepper::Rotor::Quaternion,
-                                                 RigidSplittingStepper::kByMoments);
-                                           }})
-LIEBENCH_REGISTER(MethodEntry, MethodEntry{"rotor_exact", kRotorExact, [](const MethodOptions&) {
-                                             return std::make_unique<RigidSplittingStepper>(
-                                                 kRotorExact, RigidSplittingStepper::Rotor::Exact,
-                                                 std::array<int, 3>{0, 1, 2});
-                                           }})
+LIEBENCH_REGISTER(MethodEntry,
+                  splitting_entry(splitting_info("dlm", 5,
+                                                 "symplectic splitting for rigid bodies: kicks, drift, free rotor as "
+                                                 "planar rotations R1 R2 R3 R2 R1 (rotation matrices); order 2, one "
+                                                 "force evaluation per step",
+                                                 "Dullweber, Leimkuhler & McLachlan, J. Chem. Phys. 107, 5840 (1997)"),
+                                  Rotor::Planar, {0, 1, 2}))
+LIEBENCH_REGISTER(MethodEntry,
+                  splitting_entry(splitting_info("no_squish", 5,
+                                                 "symplectic splitting for rigid bodies in quaternions and conjugate "
+                                                 "momenta, rotor as LAMMPS fix rigid/nve (smallest moment's axis "
+                                                 "outermost, largest in the middle); order 2, one force evaluation per "
+                                                 "step",
+                                                 "Miller et al., J. Chem. Phys. 116, 8649 (2002)"),
+                                  Rotor::Quaternion, RigidSplittingStepper::kByMoments))
+LIEBENCH_REGISTER(MethodEntry,
+                  splitting_entry(splitting_info("rotor_exact", 1,
+                                                 "symplectic splitting for rigid bodies with the exact free-rigid-body "
+                                                 "flow (Jacobi elliptic functions); order 2, exact for V = 0",
+                                                 "Celledoni, Fasso, Safstrom & Zanna, SIAM J. Sci. Comput. 30, 2084 "
+                                                 "(2008)"),
+                                  Rotor::Exact, {0, 1, 2}))
 
 }  // namespace lie

@@ -21,8 +21,8 @@
 //              (its eigensolver sorts them): the smallest moment's axis outermost, the largest's
 //              in the middle, whatever the order of the model's inertia; so a step compares with
 //              LAMMPS's step for step (scripts/bench/no_squish_vs_lammps.sh: 8e-15 after 100 steps
-//              of [K]'s N = 100 workload). q is taken from Q at the start of the rotor (Shepperd's
-//              method) and Q from q at its end;
+//              of [K]'s N = 100 workload). q is taken from Q at the start of the rotor and Q from q
+//              at its end (Eigen's conversions);
 //   rotor_exact Celledoni, Fasso, Safstrom & Zanna, SIAM J. Sci. Comput. 30, 2084 (2008): the
 //              free rotor integrated exactly (Jacobi elliptic functions and the elliptic integral
 //              of the third kind, RigidBodyExact of models/free_rigid_body.hpp); with V = 0 it is
@@ -78,10 +78,10 @@ class RigidSplittingStepper final : public Stepper {
 };
 
 namespace quaternion {
-/// Unit quaternion (w, x, y, z) of a rotation matrix (row-major), Shepperd's method (largest
-/// of the four squares first: no cancellation near any angle, also near pi).
+/// Unit quaternion (w, x, y, z) of a rotation matrix (row-major): Eigen's conversion (Shoemake:
+/// from the trace when it is positive, else from the largest diagonal entry; accurate near pi).
 std::array<double, 4> from_matrix(const double* Q);
-/// Rotation matrix (row-major) of a quaternion, normalised first.
+/// Rotation matrix (row-major) of a quaternion, normalised first (Eigen).
 void to_matrix(const std::array<double, 4>& q, double* Q);
 }  // namespace quaternion
 

@@ -472,6 +472,17 @@ void Dipolar::compute_rows(bool want_energy) {
   }
 }
 
+namespace {
+// The body torque -rot(Q^T dV/dQ) = -Q^T (mu x g) of a body with dipole mu and field sum g
+// (the g_i of the pair sums), Q row-major: the kick of vector_field() and of forces_and_torques().
+inline void body_torque(const double* mu, const double* g, const double* Q, double* out) {
+  const double tx = mu[1] * g[2] - mu[2] * g[1];
+  const double ty = mu[2] * g[0] - mu[0] * g[2];
+  const double tz = mu[0] * g[1] - mu[1] * g[0];
+  for (int k = 0; k < 3; ++k) out[k] = -(Q[k] * tx + Q[3 + k] * ty + Q[6 + k] * tz);
+}
+}  // namespace
+
 void Dipolar::vector_field(double, const double* y, double* xi) {
   ++n_rhs_;
   par::ScopedTimer timer(ctx_.timers(), "rhs");
@@ -493,11 +504,8 @@ void Dipolar::vector_field(double, const double* y, double* xi) {
     for (int k = 0; k < 3; ++k) f[3 + k] = F[k];
     // xi = I^-1 m
     for (int k = 0; k < 3; ++k) f[6 + k] = s[15 + k] * invI[k];
-    // alpha = -rot(Q^T dV/dQ) = -Q^T (mu_i x g_i)
-    const double tx = mu[1] * g[2] - mu[2] * g[1];
-    const double ty = mu[2] * g[0] - mu[0] * g[2];
-    const double tz = mu[0] * g[1] - mu[1] * g[0];
-    for (int k = 0; k < 3; ++k) f[9 + k] = -(Q[k] * tx + Q[3 + k] * ty + Q[6 + k] * tz);
+    // alpha = -rot(Q^T dV/dQ)
+    body_torque(mu, g, Q, f + 9);
   }
 }
 
@@ -534,10 +542,7 @@ void Dipolar::forces_and_torques(double, const double* y, double* F, double* tau
     const double* mu = &mu_local_[3 * li];
     const double* Q = y + kStateDim * li + 6;
     for (int k = 0; k < 3; ++k) F[3 * li + k] = Fi[k];
-    const double tx = mu[1] * g[2] - mu[2] * g[1];
-    const double ty = mu[2] * g[0] - mu[0] * g[2];
-    const double tz = mu[0] * g[1] - mu[1] * g[0];
-    for (int k = 0; k < 3; ++k) tau[3 * li + k] = -(Q[k] * tx + Q[3 + k] * ty + Q[6 + k] * tz);
+    body_torque(mu, g, Q, tau + 3 * li);
   }
 }
 

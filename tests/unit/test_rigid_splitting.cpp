@@ -17,35 +17,16 @@
 #include "methods/rigid_splitting.hpp"
 #include "methods/stepper.hpp"
 #include "models/dipolar.hpp"
+#include "unit/dipolar_testing.hpp"
 #include "models/free_rigid_body.hpp"
 
 using namespace lie;
+using lie::dipolar_testing::start_state;
+using lie::dipolar_testing::ten_bodies;
 
 namespace {
 
 using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
-
-// Ten bodies close enough to interact within t <= 1 (as test_dipolar_integration.cpp), with
-// random momenta and body angular momenta.
-DipolarParams ten_bodies() {
-  DipolarParams p;
-  p.n = 10;
-  p.spread = 6.0;
-  p.seed = 4;
-  return p;
-}
-
-std::vector<double> start_state(Dipolar& model, double momentum) {
-  std::vector<double> y(model.space().state_size());
-  model.initial_state(y.data());
-  std::mt19937_64 g(9);
-  std::normal_distribution<double> n01(0.0, 1.0);
-  for (std::size_t i = 0; i < model.local_bodies(); ++i) {
-    for (int k = 0; k < 3; ++k) y[18 * i + 3 + k] = momentum * n01(g);
-    for (int k = 0; k < 3; ++k) y[18 * i + 15 + k] = momentum * n01(g);
-  }
-  return y;
-}
 
 std::unique_ptr<Stepper> stepper(const std::string& method, Model& model, par::Context& ctx) {
   auto st = make_stepper(method, Config::from_pairs({}), model);
