@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 
 #include "methods/stepper.hpp"
 #include "studies/output.hpp"
@@ -25,36 +26,43 @@ const bool kKeys = declare_options({
      {"steps", "rhs"}, "adaptive"},
 });
 
-void validate(const StudyPlan& plan, par::Context& ctx) {
-  const Config& cfg = plan.cfg;
-  ReferenceSolutions::check(plan, ctx);
+/// The kind's options at a grid point.
+struct AdaptiveKind {
+  ReferencePlan reference;
+  std::optional<MethodChoice> compare;  // adaptive.compare_method
+  bool by_rhs = false;                  // adaptive.compare_cost = rhs
+};
+
+// <edge>
+EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx) {
+  AdaptiveKind k;
+  k.reference = parse_reference(cfg, plan, point, ctx);
   if (cfg.was_set("adaptive.compare_method") && !cfg.get_string("adaptive.compare_method").empty()) {
     const std::string m = cfg.get_string("adaptive.compare_method");
     method_entry(m, "method (key 'adaptive.compare_method')");
-    for (std::size_t p = 0; p < plan.points(); ++p) {
-      auto model = make_model(plan.point_configs[p], ctx);
-      make_stepper(m, plan.point_configs[p], *model);
-    }
+    k.compare = parse_method(method_display_name(m, cfg), cfg);
+    auto model = make_model(plan.point(point).model, ctx);
+    make_stepper(*k.compare, *model);
   }
-  cfg.get_choice("adaptive.compare_cost", {"steps", "rhs"});
+  k.by_rhs = cfg.get_choice("adaptive.compare_cost", {"steps", "rhs"}) == "rhs";
+  return k;
 }
+// </edge>
 
 class Runs final : public KindRuns {
  public:
-  explicit Runs(StudyJob& job) : refs_(job.plan, job.ctx, job.out, &job.ckpt) {
-    const Config& cfg = job.plan.cfg;
-    compare_ =
-        cfg.was_set("adaptive.compare_method") ? method_display_name(cfg.get_string("adaptive.compare_method"), cfg) : "";
-    by_rhs_ = cfg.get_string("adaptive.compare_cost") == "rhs";
+  explicit Runs(StudyJob& job) : plan_(job.plan), refs_(job.plan, job.ctx, job.out, &job.ckpt) {}
+  void prepare(std::size_t point) override {
+    kind_ = &plan_.kind_options<AdaptiveKind>(point);
+    ref_ = &refs_.get(point, kind_->reference);
   }
-  void prepare(std::size_t point) override { ref_ = &refs_.get(point); }
   RunRecord run(RunContext& run) override;
 
  private:
+  const StudyPlan& plan_;
   ReferenceSolutions refs_;
+  const AdaptiveKind* kind_ = nullptr;
   const Reference* ref_ = nullptr;
-  std::string compare_;
-  bool by_rhs_ = false;
 };
 
 // save_state: the trajectory at the accepted steps (state_every k: every k-th) or the sample_dt
@@ -71,13 +79,14 @@ RunRecord Runs::run(RunContext& run) {
     row.set("h_mean", (plan.t_final - plan.t0) / static_cast<double>(res.adaptive->accepted));
   add_invariant_metrics(row, res.series);
   const bool states = run.spec.sampling.states;
-  if (!compare_.empty() && res.ok()) {
-    auto cstep = make_stepper(compare_, run.cfg, run.model);
+  if (kind_->compare && res.ok()) {
+    const std::string& compare = kind_->compare->spec;
+    auto cstep = make_stepper(*kind_->compare, run.model);
     cstep->bind(run.model, run.ctx);
     const int stages = std::max(1, cstep->info().stages);
     const auto& a = *res.adaptive;
     const std::int64_t n =
-        by_rhs_ ? std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(static_cast<double>(res.counters.rhs) /
+        kind_->by_rhs ? std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(static_cast<double>(res.counters.rhs) /
                                                                                  stages)))
                 : std::max<std::int64_t>(1, static_cast<std::int64_t>(a.accepted));
     // <run>/compare: the comparison run's timings (work-precision diagrams) and, with save_state,
@@ -91,7 +100,7 @@ RunRecord Runs::run(RunContext& run) {
     const RunResult c = run.integrate(run.spec.id + "/compare", cg, *cstep, fixed_integration(plan.t0, plan.t_final, n),
                                       csampling);
     run.out.write_result(cg, c);
-    row.set("compare_method", compare_);
+    row.set("compare_method", compare);
     row.set("compare_steps", n);
     row.set("compare_rhs_evaluations", static_cast<std::int64_t>(c.counters.rhs));
     const double cerr =
@@ -101,7 +110,7 @@ RunRecord Runs::run(RunContext& run) {
     const std::string problem = c.ok() ? reference_problem(ref, cerr) : "";
     const Value* st = row.find("status");
     if (!problem.empty() && st && std::get<std::string>(*st) == "ok")
-      row.set("status", "failed: constant-step comparison run (" + compare_ + " steps=" + std::to_string(n) + "): " +
+      row.set("status", "failed: constant-step comparison run (" + compare + " steps=" + std::to_string(n) + "): " +
                             problem);
     run.out.write_state(run.group, "compare_final_state", run.model, c.y.data(), plan.t_final);
   }
@@ -117,7 +126,7 @@ StudyEntry entry() {
   e.shape.step_kinds = {StepKind::Tol};
   e.shape.embedded_only = true;
   e.shape.sampling = SamplingRule::AsGiven;
-  e.validate = validate;
+  e.parse = parse;
   e.tables = {"adaptive"};
   e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
   e.columns = {

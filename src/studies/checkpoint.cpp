@@ -297,12 +297,11 @@ Checkpointed::Checkpointed(const std::string& path, int signal)
 
 std::string checkpoint_path(const std::string& output) { return output + ".ckpt.h5"; }
 
-std::string checkpoint_unsupported(const Config& cfg, const RunRequest& req) {
-  const std::string study = cfg.get_string("study");
+std::string checkpoint_unsupported(const std::string& study, bool save_state, const RunRequest& req) {
   const StudyEntry* kind = StudyRegistry::instance().find(study);
   if (!kind) return "study = " + study + " is not checkpointed";
   if (!kind->not_checkpointed.empty()) return kind->not_checkpointed;
-  if (cfg.get_bool("save_state", false))
+  if (save_state)
     return "runs with save_state = true (trajectories) are not checkpointed yet; run without save_state or without "
            "checkpoints";
   if (req.rank_group)
@@ -310,11 +309,11 @@ std::string checkpoint_unsupported(const Config& cfg, const RunRequest& req) {
   return "";
 }
 
-Checkpointer::Checkpointer(const Config& cfg, const RunRequest& req, const StudyPlan& plan, par::Context& ctx)
-    : cfg_(cfg), plan_(plan), ctx_(ctx), path_(checkpoint_path(req.output)), restart_(req.restart) {
-  every_ = cfg.get_int("checkpoint_every");
-  seconds_ = cfg.get_nonnegative("checkpoint_seconds");
-  const std::string why = checkpoint_unsupported(cfg, req);
+Checkpointer::Checkpointer(const RunRequest& req, const StudyPlan& plan, par::Context& ctx)
+    : plan_(plan), ctx_(ctx), path_(checkpoint_path(req.output)), restart_(req.restart) {
+  every_ = plan.settings.checkpoint_every;
+  seconds_ = plan.settings.checkpoint_seconds;
+  const std::string why = checkpoint_unsupported(plan.kind, plan.settings.save_state, req);
   active_ = why.empty();
   if (!active_ && (every_ > 0 || seconds_ > 0.0 || !restart_.empty()))
     throw UsageError("checkpoint_every, checkpoint_seconds and --restart cannot be used here: " + why);
@@ -335,7 +334,7 @@ Checkpointer::Checkpointer(const Config& cfg, const RunRequest& req, const Study
 std::string Checkpointer::identity() const {
   // The resolved keys of the study, without the checkpoint keys themselves and the progress
   // interval (they do not change a result), and the part.
-  std::istringstream in(cfg_.resolved_text());
+  std::istringstream in(plan_.settings.resolved_text);
   std::string line, out;
   while (std::getline(in, line))
     if (line.rfind("checkpoint_", 0) != 0 && line.rfind("progress_interval ", 0) != 0) out += line + "\n";
@@ -345,7 +344,7 @@ std::string Checkpointer::identity() const {
 
 const Model& Checkpointer::model_for(std::size_t point) {
   auto it = models_.find(point);
-  if (it == models_.end()) it = models_.emplace(point, make_model(plan_.point_configs.at(point), ctx_)).first;
+  if (it == models_.end()) it = models_.emplace(point, make_model(plan_.point(point).model, ctx_)).first;
   return *it->second;
 }
 
@@ -464,8 +463,8 @@ void Checkpointer::load(const std::string& path) {
         throw UsageError("it belongs to another run: " + what + " " + quote(in_file) + " (this run: " + quote(want) +
                          ")");
     };
-    expect("study", study, cfg_.get_string("study"));
-    expect("model", model, cfg_.get_string("model"));
+    expect("study", study, plan_.kind);
+    expect("model", model, plan_.settings.model);
     const std::string why = first_difference(have, identity());
     if (!why.empty()) throw UsageError("it belongs to another experiment (" + why + ")");
     for (const auto& [label, point] : points)
@@ -593,8 +592,8 @@ void Checkpointer::write(const RunSnapshot* snap) {
     const hid_t root = f.id();
     AttrSum sum;
     sum.put(root, "/", "format", std::string(kCheckpointFormat));
-    sum.put(root, "/", "study", cfg_.get_string("study"));
-    sum.put(root, "/", "model", cfg_.get_string("model"));
+    sum.put(root, "/", "study", plan_.kind);
+    sum.put(root, "/", "model", plan_.settings.model);
     sum.put(root, "/", "config", identity());
     sum.put(root, "/", "finished", static_cast<std::int64_t>(order_.size()));
     for (std::size_t i = 0; i < order_.size(); ++i) {

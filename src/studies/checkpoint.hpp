@@ -43,7 +43,7 @@ std::string checkpoint_path(const std::string& output);
 
 /// Why checkpoints are not available for this study (empty: they are). The checkpoint keys and
 /// --restart are refused (UsageError) where this is not empty.
-std::string checkpoint_unsupported(const Config& cfg, const RunRequest& req);
+std::string checkpoint_unsupported(const std::string& study, bool save_state, const RunRequest& req);
 
 class StudyOutput;
 
@@ -52,7 +52,7 @@ class Checkpointer {
   /// Validates the keys, then reads the checkpoint to continue from (req.restart, or
   /// `<output>.ckpt.h5` if present); refuses (UsageError) a corrupt or mismatched one. Call
   /// before the result file is created. Collective.
-  Checkpointer(const Config& cfg, const RunRequest& req, const StudyPlan& plan, par::Context& ctx);
+  Checkpointer(const RunRequest& req, const StudyPlan& plan, par::Context& ctx);
   bool active() const { return active_; }
   const std::string& path() const { return path_; }
 
@@ -97,7 +97,6 @@ class Checkpointer {
   const Model& model_for(std::size_t point);
   std::string identity() const;
 
-  const Config& cfg_;
   const StudyPlan& plan_;
   par::Context& ctx_;
   std::string path_, restart_;

@@ -13,15 +13,18 @@ namespace lie::studies {
 
 namespace {
 
-void validate(const StudyPlan& plan, par::Context& ctx) {
-  ReferenceSolutions::check(plan, ctx);
-  fit_rule({});  // keys are declared in convergence_analysis.cpp
+// The kind's options at a grid point: its reference (the fit rule's keys are read there too,
+// declared in convergence_analysis.cpp).
+// <edge>
+EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx) {
+  return parse_reference(cfg, plan, point, ctx);
 }
+// </edge>
 
 class Runs final : public KindRuns {
  public:
-  explicit Runs(StudyJob& job) : refs_(job.plan, job.ctx, job.out, &job.ckpt) {}
-  void prepare(std::size_t point) override { ref_ = &refs_.get(point); }
+  explicit Runs(StudyJob& job) : plan_(job.plan), refs_(job.plan, job.ctx, job.out, &job.ckpt) {}
+  void prepare(std::size_t point) override { ref_ = &refs_.get(point, plan_.kind_options<ReferencePlan>(point)); }
   RunRecord run(RunContext& run) override {
     const RunResult res = run.integrate();
     run.write(res);
@@ -31,6 +34,7 @@ class Runs final : public KindRuns {
   }
 
  private:
+  const StudyPlan& plan_;
   ReferenceSolutions refs_;
   const Reference* ref_ = nullptr;
 };
@@ -40,7 +44,7 @@ StudyEntry entry() {
   e.name = "convergence";
   e.summary = "global error at T over methods x step sizes (x grid); observed order per method";
   e.shape.step_kinds = {StepKind::Steps, StepKind::Dt};
-  e.validate = validate;
+  e.parse = parse;
   e.tables = {"convergence"};
   e.analysis = [](const h5::File& f, const Summary& s, const std::vector<std::string>& key_columns,
                   const std::map<std::string, std::string>& parameters) {

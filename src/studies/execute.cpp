@@ -60,6 +60,7 @@ Integration fixed_integration(double t0, double t_final, std::int64_t steps) {
   return in;
 }
 
+// <edge>
 Integration adaptive_integration(const Config& cfg, const MethodInfo& method, double t0, double t_final, double tol,
                                  double sample_dt) {
   Integration in;
@@ -72,6 +73,7 @@ Integration adaptive_integration(const Config& cfg, const MethodInfo& method, do
   in.options.max_steps = static_cast<std::uint64_t>(cfg.get_int_at_least("max_steps", 1));
   return in;
 }
+// </edge>
 
 RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const Integration& integ,
                       const Sampling& sampling, const RunHooks& hooks, const std::vector<double>* y0,

@@ -29,9 +29,11 @@ struct Integration {
 Integration fixed_integration(double t0, double t_final, std::int64_t steps);
 /// Adaptive run with tolerance `tol`: error norm and controller [P] eq. (33) from the methods
 /// layer's keys (adaptive_options: atol, rtol, error_norm, safety, min_factor, max_factor,
-/// h_min, h_max, h0), plus max_steps and the sample spacing.
+/// h_min, h_max, h0), plus max_steps and the sample spacing. A parse function: called at the plan.
+// <edge>
 Integration adaptive_integration(const Config& cfg, const MethodInfo& method, double t0, double t_final, double tol,
                                  double sample_dt);
+// </edge>
 
 struct Sampling {
   bool observables = false;     // record Model::observables time series

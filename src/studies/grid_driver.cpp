@@ -47,39 +47,38 @@ void RunContext::write(const RunResult& res) {
 
 Row RunContext::base_row(const RunResult* res) const { return studies::base_row(plan, spec, res, stepper.info()); }
 
+// <edge>
 StudyPlan checked_plan(const StudyEntry& kind, const Config& cfg, par::Context& ctx, const RunRequest& req) {
-  StudyPlan plan = make_plan(kind.name, cfg, ctx, req, kind.shape);
-  if (kind.validate) kind.validate(plan, ctx);
-  return plan;
+  return make_plan(kind.name, cfg, ctx, req, kind.shape, kind.parse);
 }
+// </edge>
 
-void run_grid(const StudyEntry& kind, const Config& cfg, par::Context& ctx, const RunRequest& req) {
+void run_grid(const StudyEntry& kind, const StudyPlan& plan, par::Context& ctx, const RunRequest& req) {
   InterruptGuard guard;
   io::SafeOutput::check(req.output, req.force, ctx.comm());
-  const StudyPlan plan = checked_plan(kind, cfg, ctx, req);
-  Checkpointer ckpt(cfg, req, plan, ctx);
-  StudyOutput out(plan, ctx, req, cfg);
+  Checkpointer ckpt(req, plan, ctx);
+  StudyOutput out(plan, ctx, req);
   ckpt.attach(out);
   StudyJob job{plan, ctx, out, ckpt};
   const std::unique_ptr<KindRuns> runs = kind.start(job);
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
-    const Config& pcfg = plan.point_configs[r.point];
+    const PointPlan& point = plan.point(r.point);
     runs->prepare(r.point);
-    auto model = make_model(pcfg, ctx);
+    auto model = make_model(point.model, ctx);
     const std::unique_ptr<Model> instrumented = runs->instrument(*model, r);
     Model& bound = instrumented ? *instrumented : *model;
-    auto stepper = make_stepper(r.method, pcfg, bound);
+    auto stepper = make_stepper(point.methods.at(r.method_index), bound);
     stepper->bind(bound, ctx);
-    h5::Handle g = out.begin_run(r, pcfg);
-    RunContext run{plan, r, pcfg, ctx, out, ckpt, *model, *stepper, g.id()};
+    h5::Handle g = out.begin_run(r, point);
+    RunContext run{plan, r, point, ctx, out, ckpt, *model, *stepper, g.id()};
     RunRecord rec = runs->run(run);
     out.end_run(g, r, std::move(rec.row));
     g.reset();
     // H5MD entry points at the root (hard links: the same data, two names).
     out.link_entry_points(r, rec.particles, rec.observables);
   }
-  const auto pairs = cfg.resolved_pairs();
+  const auto& pairs = plan.settings.resolved_pairs;
   const std::map<std::string, std::string> params(pairs.begin(), pairs.end());
   ckpt.complete([&] {
     if (!kind.analysis) return out.finish();

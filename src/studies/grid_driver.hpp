@@ -6,12 +6,14 @@
 
 namespace lie::studies {
 
-/// make_plan with the kind's shape, then the kind's own validation. Collective.
+/// make_plan with the kind's shape and its parse function (the edge). Collective.
+// <edge>
 StudyPlan checked_plan(const StudyEntry& kind, const Config& cfg, par::Context& ctx, const RunRequest& req);
+// </edge>
 
 /// Runs the job's runs of study `kind` and writes the result file (collective): output path
-/// and plan validated before anything is created; checkpoints (unless the kind is not
+/// checked before anything is created (the plan, checked_plan, before it); checkpoints (unless the kind is not
 /// checkpointed), progress, the run log; the file is renamed into place when complete.
-void run_grid(const StudyEntry& kind, const Config& cfg, par::Context& ctx, const RunRequest& req);
+void run_grid(const StudyEntry& kind, const StudyPlan& plan, par::Context& ctx, const RunRequest& req);
 
 }  // namespace lie::studies

@@ -20,30 +20,34 @@ const bool kKeys = declare_options({
      "comma-separated list of names", {}, "invariants"},
 });
 
-std::vector<std::string> chosen_observables(const Config& cfg) {
-  const std::string v = cfg.get_string("invariants.observables");
-  if (v == "auto") return {};
-  return split_list(v);
-}
+/// The kind's options at a grid point: the observables analysed (empty: every one the model
+/// reports, invariants.observables = auto).
+struct InvariantsKind {
+  std::vector<std::string> observables;
+};
 
-void validate(const StudyPlan& plan, par::Context& ctx) {
-  const auto chosen = chosen_observables(plan.cfg);
-  for (std::size_t p = 0; p < plan.points() && !chosen.empty(); ++p) {
-    auto model = make_model(plan.point_configs[p], ctx);
-    const auto names = model->observable_names();
-    for (const auto& c : chosen) {
-      if (std::find(names.begin(), names.end(), c) == names.end()) {
-        std::string list;
-        for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-        throw UsageError("key 'invariants.observables' names " + quote(c) + ", which model '" + model->name() +
-                         "' does not report; it reports: " + list);
-      }
-      if (observable_role(c) == ObservableRole::Other)
-        throw UsageError("key 'invariants.observables' names " + quote(c) + ", which is not a conserved quantity or a "
-                         "manifold error (names ending in _error, total_energy, casimir*, *momentum*)");
+// <edge>
+EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx) {
+  InvariantsKind k;
+  const std::string v = cfg.get_string("invariants.observables");
+  if (v != "auto") k.observables = split_list(v);
+  if (k.observables.empty()) return k;
+  auto model = make_model(plan.point(point).model, ctx);
+  const auto names = model->observable_names();
+  for (const auto& c : k.observables) {
+    if (std::find(names.begin(), names.end(), c) == names.end()) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw UsageError("key 'invariants.observables' names " + quote(c) + ", which model '" + model->name() +
+                       "' does not report; it reports: " + list);
     }
+    if (observable_role(c) == ObservableRole::Other)
+      throw UsageError("key 'invariants.observables' names " + quote(c) + ", which is not a conserved quantity or a "
+                       "manifold error (names ending in _error, total_energy, casimir*, *momentum*)");
   }
+  return k;
 }
+// </edge>
 
 // save_state: the trajectory figures ([K] Fig 3.1, [P] Figs 2-3)
 RunRecord run(RunContext& run) {
@@ -51,7 +55,7 @@ RunRecord run(RunContext& run) {
   run.write(res);
   Row row = run.base_row(&res);
   if (!run.spec.integration.adaptive) row.set("sample_every", static_cast<std::int64_t>(run.spec.sampling.every));
-  add_invariant_metrics(row, res.series, chosen_observables(run.plan.cfg));
+  add_invariant_metrics(row, res.series, run.plan.kind_options<InvariantsKind>(run.spec.point).observables);
   add_step_size_metrics(row, res);
   // a file with a trajectory: H5MD /particles and /observables at the root (first such run)
   return {std::move(row), run.spec.sampling.states, run.spec.sampling.states};
@@ -63,7 +67,7 @@ StudyEntry entry() {
   e.summary = "manifold errors, energy, Casimirs, momenta over time: max, mean, drift rate";
   e.shape.step_kinds = {StepKind::Steps, StepKind::Dt, StepKind::Tol};
   e.shape.sampling = SamplingRule::Stride;
-  e.validate = validate;
+  e.parse = parse;
   e.tables = {"invariants", "energy-drift"};
   e.start = each_run(run);
   return e;

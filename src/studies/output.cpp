@@ -31,10 +31,9 @@ const bool kFailureKeys = declare_options({
      "the author's email (/h5md/author email); default: $LIEBENCH_AUTHOR_EMAIL, else none", {}, "run"},
 });
 
-/// Key, else environment variable, else fallback (decided on rank 0: the environment may differ).
-std::string key_env_or(const Config& cfg, const std::string& key, const char* env, const std::string& fallback,
-                       const par::Context& ctx) {
-  std::string v = cfg.get_string(key, "");
+/// A key's value, else environment variable, else fallback (decided on rank 0: the environment
+/// may differ).
+std::string key_env_or(std::string v, const char* env, const std::string& fallback, const par::Context& ctx) {
   if (v.empty()) {
     const char* e = std::getenv(env);
     v = e && *e ? e : fallback;
@@ -131,12 +130,12 @@ double run_work(const RunSpec& run) {
   return 1.0;
 }
 
-void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author,
-                  const std::string& email) {
+void write_header(const h5::File& f, const StudyPlan& plan, const std::string& author, const std::string& email) {
+  const StudySettings& set = plan.settings;
   const hid_t root = f.id();
   h5::attr(root, "liebench_format", kFormat);
   h5::attr(root, "study", plan.kind);
-  h5::attr(root, "title", cfg.get_string("title", ""));
+  h5::attr(root, "title", set.title);
   h5::attr(root, "run_count", static_cast<std::int64_t>(plan.runs.size()));
   h5::attr(root, "layout_documentation", "results/README.md of the liebench sources");
   {
@@ -148,16 +147,16 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
     h5::Handle c = h5::create_group(g, "creator");
     h5::attr(c, "name", "liebench");
     h5::attr(c, "version", io::code_version());
-    io::write_units_module(g, io::Units::from_config(cfg));
+    io::write_units_module(g, set.units);
   }
   {
     h5::Handle g = h5::create_group(root, "parameters");
     h5::attr(g, "description",
              "the fully resolved configuration: one attribute per key (file values, command-line overrides and "
              "defaults), the experiment file text and the resolved key = value list");
-    h5::attr(g, "config_text", cfg.source_text());
-    h5::attr(g, "resolved_config", cfg.resolved_text());
-    for (const auto& [k, v] : cfg.resolved_pairs()) h5::attr(g, k, v);
+    h5::attr(g, "config_text", set.source_text);
+    h5::attr(g, "resolved_config", set.resolved_text);
+    for (const auto& [k, v] : set.resolved_pairs) h5::attr(g, k, v);
   }
   {
     h5::Handle g = h5::create_group(root, "study");
@@ -175,7 +174,7 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
     h5::attr(g, "key_columns", plan.key_columns);
     h5::attr(g, "t0", plan.t0);
     h5::attr(g, "t_final", plan.t_final);
-    h5::attr(g, "model", cfg.get_string("model"));
+    h5::attr(g, "model", set.model);
     h5::attr(g, "run_order",
              "lexicographic: [layout] x grid axes (in order) x methods x step axis (last fastest); ids run_NNNNN");
     if (plan.layout_axis) {
@@ -188,21 +187,21 @@ void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, c
   }
 }
 
-StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequest& req, const Config& cfg)
+StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequest& req)
     : plan_(plan), ctx_(ctx), safe_(checked_output(req, ctx), req.force, ctx.comm()) {
+  const StudySettings& set = plan.settings;
   start_ = now_seconds();
-  units_ = io::Units::from_config(cfg);
-  failures_expected_ = cfg.get_choice("failures", {"error", "expected"}) == "expected";
-  std::string command_line = cfg.command_line();
-  prov_ = io::collect_provenance(ctx_, command_line);
+  units_ = set.units;
+  failures_expected_ = set.failures_expected;
+  prov_ = io::collect_provenance(ctx_, set.command_line);
   file_ = h5::File::create(safe_.temp_path(), ctx_.comm());
   safe_.arm();  // a stop signal now removes the temporary file at once
-  write_header(file_, plan_, cfg, key_env_or(cfg, "author", "LIEBENCH_AUTHOR", prov_.user, ctx_),
-               key_env_or(cfg, "author_email", "LIEBENCH_AUTHOR_EMAIL", "", ctx_));
+  write_header(file_, plan_, key_env_or(set.author, "LIEBENCH_AUTHOR", prov_.user, ctx_),
+               key_env_or(set.author_email, "LIEBENCH_AUTHOR_EMAIL", "", ctx_));
   double total = 0.0;
   for (std::size_t i : plan_.selected) total += run_work(plan_.runs[i]);
   progress_ = std::make_unique<Progress>(req.progress && ctx_.is_root(), total, plan_.selected.size(),
-                                         cfg.get_positive("progress_interval"));
+                                         set.progress_interval);
   if (req.progress && ctx_.is_root()) {
     std::cerr << "liebench: study " << plan_.kind << ", " << plan_.selected.size() << " of " << plan_.runs.size()
               << " runs";
@@ -211,7 +210,7 @@ StudyOutput::StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequ
   }
   if (RunLog* log = RunLog::active()) {
     const bool restarting = !req.restart.empty() || ::access(checkpoint_path(req.output).c_str(), F_OK) == 0;
-    log->start(cfg, plan_.kind, plan_.selected.size(), ctx_.size(), ctx_.threads(), restarting);
+    log->start(set, plan_.kind, plan_.selected.size(), ctx_.size(), ctx_.threads(), restarting);
   }
 }
 
@@ -223,7 +222,7 @@ StudyOutput::~StudyOutput() {
   file_.close_quietly();
 }
 
-h5::Handle StudyOutput::begin_run(const RunSpec& run, const Config& run_cfg) {
+h5::Handle StudyOutput::begin_run(const RunSpec& run, const PointPlan& point) {
   progress_->begin_run(static_cast<std::size_t>(std::find(plan_.selected.begin(), plan_.selected.end(), run.index) -
                                                 plan_.selected.begin()),
                        run.label(), run_work(run));
@@ -240,7 +239,7 @@ h5::Handle StudyOutput::begin_run(const RunSpec& run, const Config& run_cfg) {
   std::vector<std::pair<std::string, std::string>> single = {{"methods", run.method}, {"grid", ""}};
   if (run.step.kind != StepKind::None) single.emplace_back(step_kind_key(run.step.kind), run.step.text);
   if (run.layout) single.emplace_back("scaling.layouts", run.layout->text());
-  h5::attr(g, "config", run_cfg.with(single).resolved_text());
+  h5::attr(g, "config", point.config_text(single));
   return g;
 }
 

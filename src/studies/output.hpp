@@ -41,7 +41,7 @@ class StudyOutput {
  public:
   /// Checks the output path, creates the temporary file and writes the header groups.
   /// Collective. Call only after the plan (and everything else) has been validated.
-  StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequest& req, const Config& cfg);
+  StudyOutput(const StudyPlan& plan, par::Context& ctx, const RunRequest& req);
   ~StudyOutput();
   StudyOutput(const StudyOutput&) = delete;
   StudyOutput& operator=(const StudyOutput&) = delete;
@@ -51,7 +51,7 @@ class StudyOutput {
   Progress& progress() { return *progress_; }
 
   /// Creates /runs/<id> with the run's parameters as attributes.
-  h5::Handle begin_run(const RunSpec& run, const Config& run_cfg);
+  h5::Handle begin_run(const RunSpec& run, const PointPlan& point);
   /// Writes the run's time series, step-size history and timings into its group.
   void write_result(hid_t run_group, const RunResult& res);
   /// Writes a final state [global_components][values per component].
@@ -102,8 +102,7 @@ inline bool run_failed(const std::string& status) { return !status.empty() && st
 Row base_row(const StudyPlan& plan, const RunSpec& run, const RunResult* res, const MethodInfo& method);
 
 /// Writes the header groups (/h5md, /parameters, /study) of a study file (collective).
-void write_header(const h5::File& f, const StudyPlan& plan, const Config& cfg, const std::string& author,
-                  const std::string& email = "");
+void write_header(const h5::File& f, const StudyPlan& plan, const std::string& author, const std::string& email = "");
 
 /// Error statistics of the time series (see analysis.hpp) as metric cells:
 /// "<prefix>.max", ".mean", ".drift", ".final" for each observable with a role.

@@ -12,6 +12,11 @@
 
 namespace lie::studies {
 
+// The plan is the edge of the studies: every function below that sees the configuration reads
+// it here, once, into the typed plan (StudySettings, PointPlan, RunSpec); nothing below the plan
+// reads a key (tests/cli/no_raw_keys.sh).
+// <edge>
+
 namespace {
 
 const bool kKeys = declare_options({
@@ -121,6 +126,28 @@ Sampling run_sampling(const PlanShape& shape, const Config& cfg, const StepValue
   else if (dt > 0.0) s.every = static_cast<std::uint64_t>(std::max(1.0, std::round(dt / step.h)));
   else s.every = static_cast<std::uint64_t>(std::max<std::int64_t>(1, step.steps / 1000));
   s.state_every = state_every > 0 ? static_cast<std::uint64_t>(state_every) : s.every;
+  return s;
+}
+
+/// The study-wide keys (StudySettings); their declarations are with the code that uses them
+/// (output.cpp, checkpoint.cpp, run_log.cpp, io/units.cpp).
+StudySettings read_settings(const Config& cfg) {
+  StudySettings s;
+  s.model = cfg.get_string("model");
+  s.title = cfg.get_string("title", "");
+  s.units = io::Units::from_config(cfg);
+  s.failures_expected = cfg.get_choice("failures", {"error", "expected"}) == "expected";
+  s.author = cfg.get_string("author", "");
+  s.author_email = cfg.get_string("author_email", "");
+  s.progress_interval = cfg.get_positive("progress_interval");
+  s.log_every = static_cast<std::uint64_t>(cfg.get_int("log_every"));
+  s.checkpoint_every = cfg.get_int("checkpoint_every");
+  s.checkpoint_seconds = cfg.get_nonnegative("checkpoint_seconds");
+  s.save_state = cfg.get_bool("save_state", false);
+  s.source_text = cfg.source_text();
+  s.resolved_text = cfg.resolved_text();
+  s.command_line = cfg.command_line();
+  s.resolved_pairs = cfg.resolved_pairs();
   return s;
 }
 
@@ -259,10 +286,10 @@ std::vector<std::pair<std::string, std::string>> StudyPlan::point_params(std::si
 }
 
 StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ctx, const RunRequest& req,
-                    const PlanShape& shape) {
+                    const PlanShape& shape, const KindParse& kind_parse) {
   StudyPlan plan;
   plan.kind = kind;
-  plan.cfg = cfg;
+  plan.settings = read_settings(cfg);
   plan.part_index = req.part_index;
   plan.part_count = req.part_count;
   plan.t0 = cfg.get_double("t0");
@@ -416,6 +443,7 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
                      "; give one step value and no grid or zip (use study = invariants or convergence for grids)");
 
   // ---- points and runs (lexicographic: layout, grid axes in order, method, step)
+  std::vector<Config> point_configs;  // the configuration of every grid point (parsed below)
   std::vector<std::size_t> digit(plan.axes.size(), 0);
   for (std::size_t l = 0; l < plan.layouts.size(); ++l) {
     std::fill(digit.begin(), digit.end(), 0);
@@ -436,8 +464,14 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         const auto extra = shape.layout_overrides(plan.layouts[l], pcfg);
         if (!extra.empty()) pcfg = pcfg.with(extra);
       }
-      plan.point_configs.push_back(std::move(pcfg));
-      for (const auto& m : plan.methods)
+      PointPlan pp;
+      pp.params = params;
+      pp.config_text = [c = pcfg](const std::vector<std::pair<std::string, std::string>>& overrides) {
+        return c.with(overrides).resolved_text();
+      };
+      point_configs.push_back(std::move(pcfg));
+      plan.point_plans.push_back(std::move(pp));
+      for (std::size_t mi = 0; mi < plan.methods.size(); ++mi)
         for (std::size_t si = 0; si < plan.step_values.size(); ++si) {
           if (plan.zipped_step && si != zip_index) continue;
           const StepValue& sv = plan.step_values[si];
@@ -446,13 +480,14 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
           r.id = run_id(r.index, total);
           r.point = point;
           r.params = params;
-          r.method = m;
+          r.method = plan.methods[mi];
+          r.method_index = mi;
           r.step = sv;
           if (shape.layouts) r.layout = plan.layouts[l];
           // fixed steps here; adaptive runs get theirs below, from their method's orders
           if (sv.kind == StepKind::Steps || sv.kind == StepKind::Dt)
             r.integration = fixed_integration(plan.t0, plan.t_final, sv.steps);
-          r.sampling = run_sampling(shape, plan.point_configs.back(), sv);
+          r.sampling = run_sampling(shape, point_configs.back(), sv);
           plan.runs.push_back(std::move(r));
         }
     }
@@ -503,39 +538,46 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     plan.selected.push_back(i);
   }
 
-  // ---- validate every grid point: model, initial state, state layout, methods
-  plan.point_has_exact.assign(points, false);
+  // ---- every grid point: its model and methods parsed into typed options; the points of this
+  // job's layout also validated: model built, initial state finite, state layout, methods
+  // applicable (the other layouts' points have the same grid values)
   for (std::size_t p = 0; p < points; ++p) {
     const std::size_t l = p / grid_points;
-    if (shape.layouts && (plan.layouts[l].ranks != here.ranks || plan.layouts[l].threads != here.threads)) {
-      continue;  // other layouts: same grid values, validated through the current layout's points
-    }
-    const auto params = plan.point_params(p);
+    const bool validate = !shape.layouts || (plan.layouts[l].ranks == here.ranks && plan.layouts[l].threads == here.threads);
+    const Config& pcfg = point_configs[p];
+    PointPlan& pp = plan.point_plans[p];
     std::string where;
-    for (const auto& [k, v] : params) where += (where.empty() ? "" : ", ") + k + "=" + v;
+    for (const auto& [k, v] : plan.point_params(p)) where += (where.empty() ? "" : ", ") + k + "=" + v;
     try {
-      auto model = make_model(plan.point_configs[p], ctx);
-      std::vector<double> y(model->space().state_size());
-      model->initial_state(y.data());
-      bool finite = true;
-      for (double v : y) finite = finite && std::isfinite(v);
-      if (ctx.max(finite ? 0.0 : 1.0) > 0.0)
-        throw UsageError("the initial state of model " + quote(model->name()) + " is not finite; check its keys (`liebench "
-                         "run --help`, section [" + model->name() + "])");
-      io::state_rows(*model, ctx);
-      plan.point_has_exact[p] = model->capabilities().exact_solution;
-      for (const auto& m : plan.methods) {
+      pp.model = parse_model(pcfg);
+      std::unique_ptr<Model> model;
+      if (validate) {
+        model = make_model(pp.model, ctx);
+        std::vector<double> y(model->space().state_size());
+        model->initial_state(y.data());
+        bool finite = true;
+        for (double v : y) finite = finite && std::isfinite(v);
+        if (ctx.max(finite ? 0.0 : 1.0) > 0.0)
+          throw UsageError("the initial state of model " + quote(model->name()) + " is not finite; check its keys "
+                           "(`liebench run --help`, section [" + model->name() + "])");
+        io::state_rows(*model, ctx);
+        pp.has_exact = model->capabilities().exact_solution;
+      }
+      for (std::size_t mi = 0; mi < plan.methods.size(); ++mi) {
+        const std::string& m = plan.methods[mi];
+        pp.methods.push_back(parse_method(m, pcfg));
+        if (!validate) continue;
         // the stepper's own info: methods from a user tableau know their orders only now
-        const auto stepper = make_stepper(m, plan.point_configs[p], *model);
+        const auto stepper = make_stepper(pp.methods.back(), *model);
         if (needs_embedded && stepper->info().embedded_order == 0)
           throw UsageError("method " + quote(m) + " has no embedded error estimator, so it cannot run with a tolerance; "
                            "use an embedded pair (`liebench list methods`, column 'embedded'), e.g. rkmk54");
         // adaptive runs: error norm and controller from the point's keys and the method's orders
         if (plan.step_kind == StepKind::Tol)
           for (RunSpec& r : plan.runs)
-            if (r.point == p && r.method == m && r.step.kind == StepKind::Tol)
-              r.integration = adaptive_integration(plan.point_configs[p], stepper->info(), plan.t0, plan.t_final,
-                                                   r.step.tol, plan.point_configs[p].get_nonnegative("sample_dt"));
+            if (r.point == p && r.method_index == mi && r.step.kind == StepKind::Tol)
+              r.integration =
+                  adaptive_integration(pcfg, stepper->info(), plan.t0, plan.t_final, r.step.tol, pcfg.get_nonnegative("sample_dt"));
       }
     } catch (const UsageError& e) {
       if (where.empty()) throw;
@@ -548,9 +590,13 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     for (std::size_t l = 0; l < plan.layouts.size(); ++l)
       if (plan.layouts[l].ranks == here.ranks && plan.layouts[l].threads == here.threads) here_l = l;
     for (std::size_t p = 0; p < points; ++p)
-      plan.point_has_exact[p] = plan.point_has_exact[here_l * grid_points + p % grid_points];
+      plan.point_plans[p].has_exact = plan.point_plans[here_l * grid_points + p % grid_points].has_exact;
   }
+  if (kind_parse)
+    for (std::size_t p = 0; p < points; ++p) plan.point_plans[p].kind = kind_parse(point_configs[p], plan, p, ctx);
   return plan;
 }
+
+// </edge>
 
 }  // namespace lie::studies

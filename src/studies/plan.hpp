@@ -16,7 +16,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/registry.hpp"
 #include "io/config.hpp"
+#include "io/units.hpp"
+#include "methods/stepper.hpp"
+#include "models/model.hpp"
 #include "parallel/context.hpp"
 #include "studies/execute.hpp"
 
@@ -64,6 +68,7 @@ struct RunSpec {
   std::size_t point = 0;          // grid point index (layout x grid axes)
   std::vector<std::pair<std::string, std::string>> params;  // grid key -> value
   std::string method;
+  std::size_t method_index = 0;   // in StudyPlan::methods (and PointPlan::methods)
   StepValue step;
   std::optional<Layout> layout;   // scaling studies
   Integration integration;        // fixed steps over [t0, T], or adaptive with its tolerance (plan-resolved)
@@ -91,13 +96,57 @@ struct PlanShape {
   bool embedded_only = false;        // adaptive: every method must be an embedded pair
   SamplingRule sampling = SamplingRule::None;
   bool timed = false;                // the runs measure wall time: no run-log lines inside them (scaling)
-  /// scaling: extra key overrides of a grid point for a layout (weak scaling sizes).
+  /// scaling: extra key overrides of a grid point for a layout (weak scaling sizes); a parse
+  /// function (the edge).
+  // <edge>
   std::function<std::vector<std::pair<std::string, std::string>>(const Layout&, const Config&)> layout_overrides;
+  // </edge>
 };
+
+/// The study-wide settings, read once at the plan: everything the driver, the result file, the
+/// checkpoints and the run log need of the configuration. The configuration's text is kept only
+/// as provenance (written to files, compared on restart), never read for keys below the plan.
+struct StudySettings {
+  std::string model;                 // key model
+  std::string title;
+  io::Units units;
+  bool failures_expected = false;    // failures = expected
+  std::string author, author_email;  // keys (""; the result file falls back to the environment)
+  double progress_interval = 10.0;
+  std::uint64_t log_every = 0;
+  std::int64_t checkpoint_every = 0;
+  double checkpoint_seconds = 0.0;
+  bool save_state = false;
+  std::string source_text, resolved_text, command_line;             // provenance
+  std::vector<std::pair<std::string, std::string>> resolved_pairs;  // provenance, /parameters
+};
+
+/// One grid point, typed: its model and methods with their parsed options and the kind's own
+/// options (StudyEntry::parse), all read at the plan.
+struct PointPlan {
+  std::vector<std::pair<std::string, std::string>> params;  // grid key -> value (with layout overrides)
+  ModelChoice model;
+  std::vector<MethodChoice> methods;  // StudyPlan::methods' order
+  EntryOptions kind;                  // the kind's options (StudyPlan::kind_options<T>)
+  bool has_exact = false;             // the model has an exact solution here
+  /// The resolved configuration text of a run at this point with `overrides` (its method, step
+  /// value, ...): provenance of the run's group, "liebench run" on it repeats that run.
+  std::function<std::string(const std::vector<std::pair<std::string, std::string>>&)> config_text;
+};
+
+struct StudyPlan;
+/// A study kind's parse function (StudyEntry::parse): reads the kind's keys at grid point `point`
+/// of the configuration `point_cfg` into its typed options, with every check beyond the plan's
+/// (reference methods, observables, ...); called by make_plan for every point once the plan is
+/// built. Collective (it may build the point's model).
+// <edge>
+using KindParse =
+    std::function<EntryOptions(const Config& point_cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx)>;
+// </edge>
 
 struct StudyPlan {
   std::string kind;
-  Config cfg;                        // the resolved configuration
+  StudySettings settings;            // the study-wide keys, read at the plan
   double t0 = 0.0, t_final = 1.0;
   std::vector<Layout> layouts;
   std::vector<GridAxis> axes;        // the zipped keys first (zipped_axes of them), then `grid`
@@ -109,22 +158,27 @@ struct StudyPlan {
   std::vector<StepValue> step_values;
   std::vector<RunSpec> runs;                 // every run of the study
   std::vector<std::size_t> selected;         // runs this job executes (part / layout)
-  std::vector<Config> point_configs;         // per grid point
-  std::vector<bool> point_has_exact;         // model has an exact solution at this point
+  std::vector<PointPlan> point_plans;        // per grid point
   std::vector<std::string> key_columns;      // summary key columns
   bool layout_axis = false;                  // scaling.layouts is the outermost axis (PlanShape::layouts)
   long part_index = 0, part_count = 1;
 
-  std::size_t points() const { return point_configs.size(); }
+  std::size_t points() const { return point_plans.size(); }
+  const PointPlan& point(std::size_t p) const { return point_plans.at(p); }
   std::vector<std::pair<std::string, std::string>> point_params(std::size_t point) const;
+  /// The kind's options at grid point `p` (StudyEntry::parse's type T).
+  template <class T>
+  const T& kind_options(std::size_t p) const { return std::any_cast<const T&>(point_plans.at(p).kind); }
 };
 
 /// Builds and validates the plan: keys, grid values, methods (registered, applicable to the
 /// model, embedded where needed), step sizes (at most 2^62 steps), and one model of every grid
 /// point (constructed, initial state finite); resolves the integration and sampling of every
-/// run once. Throws UsageError naming the key, the value and the fix.
+/// run once, and parses every point's model and methods into typed options. Throws UsageError
+/// naming the key, the value and the fix. (The kind's own keys: StudyEntry::parse, checked_plan.)
+// <edge> (declarations of the parse functions)
 StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ctx, const RunRequest& req,
-                    const PlanShape& shape);
+                    const PlanShape& shape, const KindParse& kind_parse = {});
 
 /// Expands a list of step counts: integers ("64", "1e3"), powers ("2^6") and doubling ranges
 /// ("2^4..2^10" or "16..1024": 16, 32, ..., 1024).
@@ -136,6 +190,7 @@ std::vector<GridAxis> parse_grid(const std::string& text);
 std::vector<GridAxis> parse_zip(const std::string& text);
 /// Parses scaling.layouts ("1x1 2x1 1x2").
 std::vector<Layout> parse_layouts(const std::string& key, const std::string& text);
+// </edge>
 
 /// Run id of index i ("run_00042"; wider when there are more than 10^5 runs).
 std::string run_id(std::size_t index, std::size_t total);

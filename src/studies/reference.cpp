@@ -25,15 +25,6 @@ const bool kKeys = declare_options({
      "reference"},
 });
 
-/// reference.steps when set to a count (0 and unset mean "automatic").
-std::int64_t explicit_reference_steps(const Config& cfg) {
-  return cfg.was_set("reference.steps") ? cfg.get_int("reference.steps") : 0;
-}
-
-bool use_reference_run(const StudyPlan& plan, std::size_t point) {
-  return plan.cfg.was_set("reference.method") || !plan.point_has_exact[point];
-}
-
 std::int64_t default_reference_steps(const StudyPlan& plan) {
   std::int64_t mx = 0;
   for (const auto& v : plan.step_values) mx = std::max(mx, v.steps);
@@ -42,73 +33,79 @@ std::int64_t default_reference_steps(const StudyPlan& plan) {
 
 }  // namespace
 
-void ReferenceSolutions::check(const StudyPlan& plan, par::Context& ctx) {
-  const Config& cfg = plan.cfg;
-  bool needed = false;
-  for (std::size_t p = 0; p < plan.points(); ++p) needed = needed || use_reference_run(plan, p);
-  if (!needed) return;
-  if (!cfg.was_set("reference.method") || cfg.get_string("reference.method").empty())
+// <edge>
+ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx) {
+  ReferencePlan how;
+  {
+    const auto pairs = cfg.resolved_pairs();
+    const OrderFitRule rule = fit_rule({pairs.begin(), pairs.end()});
+    how.reference_factor = rule.reference_factor;
+    how.floor_factor = rule.floor_factor;
+  }
+  const bool named = cfg.was_set("reference.method") && !cfg.get_string("reference.method").empty();
+  how.run = cfg.was_set("reference.method") || !plan.point(point).has_exact;
+  if (!how.run) return how;
+  if (!named)
     throw UsageError("model " + quote(cfg.get_string("model")) + " has no exact solution, so global errors need a reference "
                      "solution: set reference.method (e.g. rkmk5 with reference.steps = 8192, or rkmk54 with "
                      "reference.tol = 1e-12)");
   const std::string m = cfg.get_string("reference.method");
   const MethodEntry& e = method_entry(m, "method (key 'reference.method')");
-  const bool by_tol = cfg.was_set("reference.tol");
-  if (by_tol && explicit_reference_steps(cfg) > 0)
+  how.by_tol = cfg.was_set("reference.tol");
+  const std::int64_t explicit_steps = cfg.was_set("reference.steps") ? cfg.get_int("reference.steps") : 0;
+  if (how.by_tol && explicit_steps > 0)
     throw UsageError("keys 'reference.steps' and 'reference.tol' are both set; give one (reference.steps = 0 "
                      "unsets it)");
-  if (by_tol && e.info.embedded_order == 0)
+  if (how.by_tol && e.info.embedded_order == 0)
     throw UsageError("key 'reference.method' has value " + quote(m) + ", which has no embedded error estimator, but "
                      "reference.tol is set; use an embedded pair (e.g. rkmk54) or reference.steps");
-  if (!by_tol && explicit_reference_steps(cfg) == 0 && default_reference_steps(plan) == 0)
+  if (!how.by_tol && explicit_steps == 0 && default_reference_steps(plan) == 0)
     throw UsageError("set reference.steps or reference.tol for the reference solution (reference.method = " + m + ")");
-  for (std::size_t p = 0; p < plan.points(); ++p) {
-    if (!use_reference_run(plan, p)) continue;
-    auto model = make_model(plan.point_configs[p], ctx);
-    make_stepper(m, plan.point_configs[p], *model);
+  how.method = parse_method(method_display_name(m, cfg), cfg);
+  const auto model = make_model(plan.point(point).model, ctx);
+  const auto stepper = make_stepper(how.method, *model);  // applicable; a user tableau's orders
+  if (how.by_tol) {
+    const double tol = cfg.get_positive("reference.tol");
+    how.tol_text = cfg.get_string("reference.tol");
+    how.fine = adaptive_integration(cfg, stepper->info(), plan.t0, plan.t_final, tol, 0.0);
+    how.rough = adaptive_integration(cfg, stepper->info(), plan.t0, plan.t_final, 10.0 * tol, 0.0);
+  } else {
+    how.steps = explicit_steps > 0 ? explicit_steps : default_reference_steps(plan);
+    how.fine = fixed_integration(plan.t0, plan.t_final, how.steps);
+    how.rough = fixed_integration(plan.t0, plan.t_final, std::max<std::int64_t>(1, how.steps / 2));
   }
+  return how;
 }
+// </edge>
 
 ReferenceSolutions::ReferenceSolutions(const StudyPlan& plan, par::Context& ctx, StudyOutput& out,
                                        Checkpointer* ckpt)
     : plan_(plan), ctx_(ctx), out_(out), ckpt_(ckpt) {}
 
-const Reference& ReferenceSolutions::get(std::size_t point) {
+const Reference& ReferenceSolutions::get(std::size_t point, const ReferencePlan& how) {
   auto it = cache_.find(point);
   if (it != cache_.end()) return it->second;
-  const Config& cfg = plan_.point_configs[point];
-  auto model = make_model(cfg, ctx_);
+  auto model = make_model(plan_.point(point).model, ctx_);
   Reference ref;
   ref.y.resize(model->space().state_size());
   const double span = plan_.t_final - plan_.t0;
-  std::string method;
-  std::int64_t steps = 0;
-  double tol = 0.0;
+  const std::string& method = how.method.spec;
+  const bool by_tol = how.by_tol;
+  const std::int64_t steps = how.steps;
+  const Integration& fine = how.fine;
+  const Integration& rough = how.rough;
   std::vector<double> coarse;
   double diff = NAN;        // |y_fine - y_coarse| of the two reference runs
   std::string rough_text;   // the coarse run, e.g. "rkmk5 steps=2048"
-  if (!use_reference_run(plan_, point)) {
+  if (!how.run) {
     model->exact_solution(span, ref.y.data());
     ref.description = "exact";
   } else {
-    method = method_display_name(plan_.cfg.get_string("reference.method"), cfg);
-    auto stepper = make_stepper(method, cfg, *model);
+    auto stepper = make_stepper(how.method, *model);
     stepper->bind(*model, ctx_);
     RunHooks hooks;
     hooks.checkpoint = [this](double) { poll_interrupt(ctx_); };
-    const bool by_tol = plan_.cfg.was_set("reference.tol");
-    Integration fine, rough;
-    if (by_tol) {
-      tol = plan_.cfg.get_positive("reference.tol");
-      fine = adaptive_integration(cfg, stepper->info(), plan_.t0, plan_.t_final, tol, 0.0);
-      rough = adaptive_integration(cfg, stepper->info(), plan_.t0, plan_.t_final, 10.0 * tol, 0.0);
-      ref.description = method + " tol=" + plan_.cfg.get_string("reference.tol");
-    } else {
-      steps = explicit_reference_steps(plan_.cfg) > 0 ? explicit_reference_steps(plan_.cfg) : default_reference_steps(plan_);
-      fine = fixed_integration(plan_.t0, plan_.t_final, steps);
-      rough = fixed_integration(plan_.t0, plan_.t_final, std::max<std::int64_t>(1, steps / 2));
-      ref.description = method + " steps=" + std::to_string(steps);
-    }
+    ref.description = method + (by_tol ? " tol=" + how.tol_text : " steps=" + std::to_string(steps));
     char label[40];
     std::snprintf(label, sizeof label, "reference_%05zu", point);
     auto run = [&](const Integration& integ, const char* which) {
@@ -124,7 +121,7 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
     auto why = [](const std::string& status) {
       return status == "nonfinite" ? status + " (the state at T is not finite: the solution blew up)" : status;
     };
-    rough_text = method + " " + (by_tol ? "tol=" + io::fmt_general(10.0 * tol) : "steps=" + std::to_string(rough.steps));
+    rough_text = method + " " + (by_tol ? "tol=" + io::fmt_general(rough.tol) : "steps=" + std::to_string(rough.steps));
     if (!r.ok()) {
       ref.failure = "the reference run (" + ref.description + ") " + why(r.status) + fix;
     } else {
@@ -147,17 +144,13 @@ const Reference& ReferenceSolutions::get(std::size_t point) {
   ref.scale = solution_norm(*model, ref.y.data(), ctx_);
   // Two reference runs that differ by as much as the solution itself have no digit in common:
   // no error estimate (Richardson's assumes the asymptotic range) can be trusted.
-  if (ref.failure.empty() && use_reference_run(plan_, point) && !(diff < ref.scale))
+  if (ref.failure.empty() && how.run && !(diff < ref.scale))
     ref.failure = "the reference has not converged: its runs " + ref.description + " and " + rough_text +
                   " differ by " + io::fmt_sci(diff, 2) + ", as much as |y(T)| = " + io::fmt_sci(ref.scale, 2) +
                   " (no correct digit); change the reference (reference.method, reference.steps, reference.tol) or "
                   "shorten t_final";
-  {
-    const auto pairs = cfg.resolved_pairs();
-    const OrderFitRule rule = fit_rule({pairs.begin(), pairs.end()});
-    ref.reference_factor = rule.reference_factor;
-    ref.floor_factor = rule.floor_factor;
-  }
+  ref.reference_factor = how.reference_factor;
+  ref.floor_factor = how.floor_factor;
 
   // store it
   char name[32];

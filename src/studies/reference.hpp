@@ -36,18 +36,32 @@ struct Reference {
 /// reference failed, or it does not resolve the error (see above).
 std::string reference_problem(const Reference& ref, double error);
 
+/// The reference of one grid point as the plan resolved it (parse_reference).
+struct ReferencePlan {
+  bool run = false;                 // a reference run (else the model's exact solution)
+  MethodChoice method;              // its method (spec: the name results show)
+  bool by_tol = false;              // adaptive (reference.tol), else fixed steps
+  std::string tol_text;             // reference.tol as written
+  std::int64_t steps = 0;           // fixed: steps of the fine run
+  Integration fine, rough;          // the reference run and the run that estimates its error
+  double reference_factor = 10.0, floor_factor = 1e3;  // convergence.* keys (see above)
+};
+
+/// Reads the reference keys at grid point `point` of the plan (before any file is created): a
+/// reference method is registered, applicable to the model, embedded when reference.tol is
+/// used, and set wherever the point's model has no exact solution. Collective.
+// <edge>
+ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx);
+// </edge>
+
 class ReferenceSolutions {
  public:
-  /// Validates the reference keys for the plan (before any file is created): a reference
-  /// method is registered, applicable to the model, embedded when reference.tol is used, and
-  /// set whenever some grid point's model has no exact solution. Collective.
-  static void check(const StudyPlan& plan, par::Context& ctx);
-
   /// With a checkpointer, the reference runs are executions "reference_NNNNN/fine" and
   /// ".../coarse" of it (replayed or continued on restart).
   ReferenceSolutions(const StudyPlan& plan, par::Context& ctx, StudyOutput& out, Checkpointer* ckpt = nullptr);
-  /// The solution at T for grid point `point` (computed once, then cached). Collective.
-  const Reference& get(std::size_t point);
+  /// The solution at T for grid point `point` with its reference `how` (computed once, then
+  /// cached). Collective.
+  const Reference& get(std::size_t point, const ReferencePlan& how);
 
  private:
   const StudyPlan& plan_;

@@ -1,5 +1,7 @@
 #include "studies/run_log.hpp"
 
+#include "studies/plan.hpp"
+
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -104,11 +106,11 @@ void RunLog::write(const std::string& text) {
   }
 }
 
-void RunLog::start(const Config& cfg, const std::string& study, std::size_t runs, int ranks, int threads,
+void RunLog::start(const StudySettings& settings, const std::string& study, std::size_t runs, int ranks, int threads,
                    bool restarting) {
   if (started_) return;
   started_ = true;
-  every_ = static_cast<std::uint64_t>(cfg.get_int("log_every"));
+  every_ = settings.log_every;
   wall_start_ = now_seconds();
   if (rank_ != 0) return;
   io::remove_stale_temporaries(path_);  // a log of a killed run (SIGKILL) to this output
@@ -128,11 +130,11 @@ void RunLog::start(const Config& cfg, const std::string& study, std::size_t runs
   }
   std::ostringstream os;
   os << "liebench " << io::code_version() << " run log, " << utc_now() << "\n"
-     << "command: " << cfg.command_line() << "\n"
+     << "command: " << settings.command_line << "\n"
      << "study " << study << ", " << runs << " run(s) on " << ranks << " rank(s) x " << threads << " thread(s) -> "
      << output_ << (restarting ? " (continuing from a checkpoint)" : "") << "\n"
      << "resolved configuration:\n";
-  std::istringstream resolved(cfg.resolved_text());
+  std::istringstream resolved(settings.resolved_text);
   for (std::string l; std::getline(resolved, l);) os << "  " << l << "\n";
   write(os.str());
 }

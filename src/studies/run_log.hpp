@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "io/config.hpp"
 #include "models/model.hpp"
 
 namespace lie::studies {
 
 struct Row;
+struct StudySettings;
 
 class RunLog {
  public:
@@ -43,7 +43,7 @@ class RunLog {
   /// the header and the resolved configuration (the first call only; later ones, e.g. rank
   /// groups, do nothing). `restarting`: a checkpoint will be continued; the earlier log of the
   /// same output is then kept at the top of the new one.
-  void start(const Config& cfg, const std::string& study, std::size_t runs, int ranks, int threads,
+  void start(const StudySettings& settings, const std::string& study, std::size_t runs, int ranks, int threads,
              bool restarting);
   bool started() const { return started_; }
   /// Steps between periodic lines (key log_every; 0: none).

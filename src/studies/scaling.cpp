@@ -76,6 +76,7 @@ class TimedModel final : public Model {
 
 /// Weak scaling: the model key scaling.size_key times the cores of the layout; its keys are
 /// checked here, before the first grid point is built.
+// <edge>
 std::vector<std::pair<std::string, std::string>> weak_sizes(const Layout& l, const Config& cfg) {
   if (cfg.get_choice("scaling.mode", {"strong", "weak"}) != "weak") return {};
   if (!cfg.was_set("scaling.size_key") || cfg.get_string("scaling.size_key").empty())
@@ -92,9 +93,19 @@ std::vector<std::pair<std::string, std::string>> weak_sizes(const Layout& l, con
   return {{key, std::to_string(per_core * l.ranks * l.threads)}};
 }
 
+/// The kind's options at a grid point: warm-up steps before the timed run.
+struct ScalingKind {
+  long warmup = 0;
+};
+
+EntryOptions parse(const Config& cfg, const StudyPlan&, std::size_t, par::Context&) {
+  return ScalingKind{cfg.get_int("scaling.warmup")};
+}
+// </edge>
+
 class Runs final : public KindRuns {
  public:
-  explicit Runs(StudyJob& job) : warmup_(job.plan.cfg.get_int("scaling.warmup")) {}
+  explicit Runs(StudyJob& job) : plan_(job.plan) {}
   // Time the vector field through a forwarding wrapper, unless the method needs a model
   // interface beyond Model (it casts the model it is bound to).
   std::unique_ptr<Model> instrument(Model& model, const RunSpec& run) override {
@@ -107,12 +118,13 @@ class Runs final : public KindRuns {
   RunRecord run(RunContext& run) override;
 
  private:
-  long warmup_ = 0;
+  const StudyPlan& plan_;
   TimedModel* timed_ = nullptr;  // the wrapper of the current run (instrument), or null
 };
 
 RunRecord Runs::run(RunContext& run) {
   const StudyPlan& plan = run.plan;
+  const long warmup_ = plan_.kind_options<ScalingKind>(run.spec.point).warmup;
   if (warmup_ > 0) {
     const double h = run.spec.step.h;
     execute_run(run.model, run.stepper, run.ctx,
@@ -143,6 +155,7 @@ StudyEntry entry() {
   e.shape.step_kinds = {StepKind::Steps, StepKind::Dt};
   e.shape.layouts = true;
   e.shape.layout_overrides = weak_sizes;
+  e.parse = parse;
   e.shape.timed = true;
   e.not_checkpointed = "study = scaling measures wall time (a stopped and continued timing is no timing); it is not "
                        "checkpointed";

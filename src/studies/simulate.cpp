@@ -12,13 +12,15 @@ namespace lie::studies {
 
 namespace {
 
-void validate(const StudyPlan& plan, par::Context&) {
-  const Config& cfg = plan.cfg;
+// <edge>
+EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t, par::Context&) {
   if (cfg.get_bool("save_state") && plan.step_kind == StepKind::Tol && cfg.get_int("state_every") > 0 &&
       cfg.get_nonnegative("sample_dt") > 0.0)
     throw UsageError("keys 'state_every' and 'sample_dt' are both set for an adaptive run; states are saved at the "
                      "sample times, remove state_every");
+  return {};
 }
+// </edge>
 
 RunRecord run(RunContext& run) {
   const RunResult res = run.integrate();
@@ -43,7 +45,7 @@ StudyEntry entry() {
   e.shape.step_kinds = {StepKind::Steps, StepKind::Dt, StepKind::Tol};
   e.shape.single_point = true;
   e.shape.sampling = SamplingRule::Stride;
-  e.validate = validate;
+  e.parse = parse;
   e.tables = {"invariants", "energy-drift"};
   e.start = each_run(run);
   return e;

@@ -18,6 +18,11 @@
 
 namespace lie {
 
+// The configuration enters the studies here (run_study, check_study): these functions read the
+// keys that decide how a study is run (study, ranks_per_run, the model size, the checkpoint
+// keys) and hand the configuration to the plan (checked_plan); the runs get the typed plan.
+// <edge>
+
 namespace {
 const bool kStudyKeys = declare_options({
     {"study", OptionType::String, "simulate", "study kind (`liebench list studies`)", {}, "run"},
@@ -88,7 +93,7 @@ void run_in_rank_groups(const StudyEntry& e, const Config& cfg, par::Context& ct
   {
     par::Context gctx(gcomm, ctx.deterministic());
     try {
-      studies::run_grid(e, cfg, gctx, sub);
+      studies::run_grid(e, studies::checked_plan(e, cfg, gctx, sub), gctx, sub);
     } catch (const RunsFailed& ex) {
       runs_failed = ex.what();
     } catch (const studies::Interrupted& ex) {
@@ -187,7 +192,7 @@ void check_checkpoint_keys(const Config& cfg, const RunRequest& req, bool rank_g
   if (!asked) return;
   RunRequest r = req;
   r.rank_group = rank_groups;
-  const std::string why = studies::checkpoint_unsupported(cfg, r);
+  const std::string why = studies::checkpoint_unsupported(cfg.get_string("study"), cfg.get_bool("save_state", false), r);
   if (!why.empty()) throw UsageError("checkpoint_every, checkpoint_seconds and --restart cannot be used here: " + why);
 }
 
@@ -205,8 +210,8 @@ void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   }
   // The configuration's errors come before the output's ("output exists" is the last thing to fix):
   // the study's whole check runs first; then the driver checks the output before creating a file.
-  studies::checked_plan(e, cfg, ctx, req);
-  studies::run_grid(e, cfg, ctx, req);
+  const studies::StudyPlan plan = studies::checked_plan(e, cfg, ctx, req);
+  studies::run_grid(e, plan, ctx, req);
 }
 
 void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
@@ -222,5 +227,7 @@ void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req) {
   studies::checked_plan(e, cfg, ctx, req);  // (with the part: --part I/N is checked too)
   io::SafeOutput::check(req.output, req.force, ctx.comm());
 }
+
+// </edge>
 
 }  // namespace lie

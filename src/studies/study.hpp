@@ -1,7 +1,7 @@
 #pragma once
 // Studies: what `liebench run FILE.cfg` executes. The study kind is the key `study`
 // (simulate, convergence, invariants, adaptive, scaling, ...). A kind is one .cpp file that
-// registers a StudyEntry: the shape of its grid, what it validates beyond the plan, whether its
+// registers a StudyEntry: the shape of its grid, its keys parsed into typed options, whether its
 // runs are checkpointed, what each run writes and returns as its /summary row, the analysis of
 // the whole summary and its report tables. One driver (studies/grid_driver.hpp) runs every kind:
 // plan, checkpoints, result file, the loop over the runs, progress, run log; --part,
@@ -59,8 +59,8 @@ struct StudyJob {
 /// /runs/<id> in the result file (begun; the driver ends it with the returned row).
 struct RunContext {
   const StudyPlan& plan;
-  const RunSpec& spec;   // with the run's Integration and Sampling
-  const Config& cfg;     // the configuration of its grid point
+  const RunSpec& spec;     // with the run's Integration and Sampling
+  const PointPlan& point;  // its grid point, typed (model, methods, the kind's options)
   par::Context& ctx;
   StudyOutput& out;
   Checkpointer& ckpt;
@@ -115,8 +115,10 @@ struct StudyEntry {
   std::string name;
   std::string summary;
   studies::PlanShape shape;
-  /// Checks beyond the plan's (the kind's keys, reference solutions), before any file exists.
-  std::function<void(const studies::StudyPlan&, par::Context&)> validate;
+  /// Reads the kind's keys at each grid point into its typed options (studies::KindParse; the
+  /// runs read them back with StudyPlan::kind_options<T>), with the checks beyond the plan's
+  /// (reference solutions, observables), before any file exists. Null: the kind reads no key.
+  studies::KindParse parse;
   /// Why the kind is not checkpointed (then the checkpoint keys and --restart are refused with
   /// this reason); "" = it is: its executions go through the job's Checkpointer.
   std::string not_checkpointed;
@@ -138,9 +140,11 @@ using StudyRegistry = Registry<StudyEntry>;
 using ReportTableRegistry = Registry<studies::ReportTable>;
 
 /// Looks up the study named by key `study` and runs it (validation first, then the runs).
+// <edge> (declarations: the configuration enters the studies here)
 void run_study(const Config& cfg, par::Context& ctx, const RunRequest& req);
 /// Validates everything run_study would (configuration, grid, models, methods, output path)
 /// and returns without creating any file (`liebench run FILE.cfg --check`).
 void check_study(const Config& cfg, par::Context& ctx, const RunRequest& req);
+// </edge>
 
 }  // namespace lie

@@ -27,6 +27,18 @@ const bool kKeys = declare_options({
      "timing"},
 });
 
+/// The kind's options at a grid point.
+struct TimingKind {
+  double min_seconds = 0.2;
+  std::size_t min_repeats = 3;
+};
+
+// <edge>
+EntryOptions parse(const Config& cfg, const StudyPlan&, std::size_t, par::Context&) {
+  return TimingKind{cfg.get_nonnegative("timing.min_seconds"), static_cast<std::size_t>(cfg.get_int("timing.min_repeats"))};
+}
+// </edge>
+
 using clock = std::chrono::steady_clock;
 
 /// Seconds per call of the timer every wall time here is read with (steady_clock::now()): the
@@ -55,8 +67,9 @@ class Runs final : public KindRuns {
 /// The repetitions of one run; the result of the fastest (or of the first failed one) with the
 /// statistics as its metrics. Every rank takes the same decisions (reduced wall times).
 RunResult Runs::repeat(RunContext& run) const {
-  const double min_seconds = run.cfg.get_nonnegative("timing.min_seconds");
-  const auto min_repeats = static_cast<std::size_t>(run.cfg.get_int("timing.min_repeats"));
+  const TimingKind& opt = run.plan.kind_options<TimingKind>(run.spec.point);
+  const double min_seconds = opt.min_seconds;
+  const std::size_t min_repeats = opt.min_repeats;
   std::vector<double> walls;
   double total = 0.0;
   clock::time_point started;
@@ -173,6 +186,7 @@ StudyEntry entry() {
               "step and per rhs evaluation";
   e.shape.step_kinds = {StepKind::Steps, StepKind::Dt, StepKind::Tol};
   e.shape.timed = true;
+  e.parse = parse;
   e.tables = {"timing"};
   e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
   const std::string slowest = " of the repetitions' wall times (the slowest rank's in each)";

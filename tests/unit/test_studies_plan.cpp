@@ -141,7 +141,11 @@ TEST(StudiesPlan, ZippedAxes) {
   }
   EXPECT_EQ(p.runs[0].params_text(), "test_symmetric_tops.n=2; test_symmetric_tops.seed=1; method=rkmk3; steps=10");
   EXPECT_EQ(p.runs[5].params_text(), "test_symmetric_tops.n=3; test_symmetric_tops.seed=1; method=rkmk4; steps=20");
-  EXPECT_EQ(p.point_configs[4].get_string("test_symmetric_tops.n"), "5");
+  EXPECT_EQ(p.point(4).params[0], (std::pair<std::string, std::string>{"test_symmetric_tops.n", "5"}));
+  EXPECT_NE(p.point(4).config_text({}).find("\ntest_symmetric_tops.n = 5\n"), std::string::npos);
+  EXPECT_EQ(p.point(4).model.name, "test_symmetric_tops");
+  ASSERT_EQ(p.point(4).methods.size(), 2u);
+  EXPECT_EQ(p.point(4).methods[1].spec, "rkmk4");
   // zip without a step key: the step axis multiplies as usual
   const StudyPlan q = plan_of({{"model", "test_symmetric_tops"},
                                {"steps", "8, 16"},
