@@ -16,8 +16,9 @@ trap 'rm -rf "$TMP"' EXIT
 patterns=("$@")
 ((${#patterns[@]})) || patterns=('*')
 for p in "${patterns[@]}"; do
-  if ! compgen -G "$ROOT/experiments/$p.cfg" >/dev/null; then
-    echo "check_tables: no experiment matches '$p' (experiments/*.cfg); give a NAME_PATTERN such as 'P_fig5*'" >&2
+  if ! compgen -G "$ROOT/experiments/$p.cfg" >/dev/null && ! compgen -G "$ROOT/experiments/benchmark/${p#benchmark_}.cfg" >/dev/null; then
+    echo "check_tables: no experiment matches '$p' (experiments/*.cfg, benchmark_* for experiments/benchmark/*.cfg);" \
+         "give a NAME_PATTERN such as 'P_fig5*'" >&2
     exit 2
   fi
 done

@@ -29,6 +29,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECTIONS = [("", "The experiments of the sources",
              "One file per figure or table of [P], [K] and [L] (README.md, \"Sources\"); "
              "`bash scripts/reproduce_results.sh` runs them all and writes results/tables/."),
+            ("benchmark", "The benchmark: every family on one problem",
+             "The question the sources leave open, which integrator suits which problem (issue 25): every "
+             "method that runs on a problem, side by side (long-time energy growth law, ...); "
+             "`bash scripts/reproduce_results.sh 'benchmark_*'` runs them (results/tables/benchmark_*)."),
             ("examples", "Examples: one per study kind",
              "Small decks to start from (README.md, docs/studies.md); not part of results/."),
             ("scaling", "Scaling studies",
@@ -46,7 +50,10 @@ def decks(root):
 
 def timing_name(deck):
     stem = os.path.basename(deck)[:-4]
-    return "scaling_" + stem if deck.startswith("scaling/") else stem
+    for sub in ("scaling", "benchmark"):
+        if deck.startswith(sub + "/"):
+            return sub + "_" + stem
+    return stem
 
 
 def read_times(path):

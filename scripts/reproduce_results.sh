@@ -4,8 +4,9 @@
 # results/<name>.h5, its tables to results/tables/<name>.{md,tex} and <name>.<table>.csv (one
 # table per CSV file; `liebench report FILE --list-tables` names them) and its plots to
 # results/plots/<name>_*.png. The tables and plots are regenerated from the HDF5 files alone.
-# Then the scaling studies of experiments/scaling/ (one mpirun per layout, merged).
-#   bash scripts/reproduce_results.sh [NAME_PATTERN]     e.g. 'P_fig*'; default: all (~1 min)
+# The benchmark decks of experiments/benchmark/ likewise (as benchmark_<name>). Then the scaling
+# studies of experiments/scaling/ (one mpirun per layout, merged).
+#   bash scripts/reproduce_results.sh [NAME_PATTERN]     e.g. 'P_fig*', 'benchmark_*'; default: all
 #   LIEBENCH_NP=4 bash scripts/reproduce_results.sh
 #   LIEBENCH_RESULTS_DIR=DIR   write into DIR instead of results/ (scripts/check_tables.sh)
 #   LIEBENCH_SKIP_FIGURES=1    leave out the figures of the sources (results/figures/)
@@ -37,9 +38,17 @@ write_tables() {  # FILE.h5 NAME: md and tex of every table, one CSV per table
     "$LB" report "$1" --format csv --table "$t" > "$RESULTS/tables/$2.$t.csv"
   done
 }
-for cfg in "$ROOT"/experiments/$PATTERN.cfg; do
+# The decks of the sources (experiments/NAME.cfg -> NAME) and of the benchmark
+# (experiments/benchmark/NAME.cfg -> benchmark_NAME; the pattern matches that name).
+decks=("$ROOT"/experiments/$PATTERN.cfg)
+for cfg in "$ROOT"/experiments/benchmark/*.cfg; do
+  # shellcheck disable=SC2053  # PATTERN is a glob on purpose
+  [[ "benchmark_$(basename "$cfg" .cfg)" == $PATTERN ]] && decks+=("$cfg")
+done
+for cfg in "${decks[@]}"; do
   [ -e "$cfg" ] || continue   # no experiment matches (e.g. 'scaling*')
   name="$(basename "$cfg" .cfg)"
+  case "$cfg" in */experiments/benchmark/*) name="benchmark_$name" ;; esac
   h5="$RESULTS/$name.h5"
   echo "== $name" >&2
   start=$(date +%s%N)
@@ -102,6 +111,7 @@ index="$RESULTS/tables/README.md"
     case "$name" in *.paper) continue ;; esac
     cfg="$ROOT/experiments/$name.cfg"
     [ -f "$cfg" ] || cfg="$ROOT/experiments/scaling/${name#scaling_}.cfg"
+    [ -f "$cfg" ] || cfg="$ROOT/experiments/benchmark/${name#benchmark_}.cfg"
     title="$(sed -n 's/^title *= *//p' "$cfg" 2>/dev/null | head -1)"
     wall="$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$timings")"
     csv=""

@@ -159,9 +159,12 @@ double StepController::next_step(double h, double err, bool accepted, Controller
   } else {
     const double rho = accepted ? ratio(h, err, mem) : std::pow(err, -p_.alpha);
     factor = p_.safety * rho;
-    if (!accepted && p_.after_reject == AR::NoGrowth) factor = std::min(factor, 1.0);
+    // HNW I, II.4: "after a step rejection, facmax = 1" for the step that follows the accepted
+    // retry (the retry itself shrinks anyway, err > 1)
+    if ((!accepted || mem.rejected) && p_.after_reject == AR::NoGrowth) factor = std::min(factor, 1.0);
     if (p_.limit_factors) factor = std::clamp(factor, p_.min_factor, p_.max_factor);
   }
+  mem.rejected = !accepted;
   if (accepted) {
     mem.err2 = mem.err1;
     mem.err1 = std::max(err, 1e-10);  // err = 0 would make the memory terms infinite (ARKODE's TINY)

@@ -36,6 +36,8 @@ struct ControllerMemory {
   double err1 = 1.0, err2 = 1.0;  // scaled errors of the last two accepted steps (newest first)
   double h1 = 1.0;                // size of the last accepted step
   int filled = 0;                 // accepted steps remembered so far (saturates at 2)
+  bool rejected = false;          // the last trial was rejected (after_reject = no_growth: the step
+                                  // after the next accepted one does not grow, HNW I, II.4)
 };
 
 struct ControllerParams {

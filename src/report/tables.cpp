@@ -290,6 +290,9 @@ std::vector<io::Table> invariants_tables(const StudyFile& f, io::TableFormat for
 std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat format) {
   const Summary& s = f.summary;
   const auto prefixes = metric_prefixes(s, true);
+  // files written before the growth law (studies/analysis.hpp: growth_law) have no such columns
+  bool growth = false;
+  for (const auto& p : prefixes) growth = growth || s.has(p + ".law");
   if (prefixes.empty()) throw UsageError("the file has no energy error statistics (table energy-drift)");
   const auto groups = group_columns(f);
   const std::string sc = step_column(f);
@@ -320,6 +323,12 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
       t.header.push_back(csv ? name.substr(0, name.find(" |")) : name);
       t.numeric.push_back(true);
     }
+    if (growth) {
+      t.header.push_back(csv ? "growth_exponent" : "growth t^b");
+      t.numeric.push_back(true);
+      t.header.push_back("law");
+      t.numeric.push_back(false);
+    }
   };
   auto add_rows = [&](io::Table& t, const std::string& p) {
     for (std::size_t i = 0; i < s.rows(); ++i) {
@@ -331,6 +340,11 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
       if (s.has("h")) row.push_back(io::fmt_sci(real_at(s, "h", i), digits));
       row.push_back(int_text(s, "samples", i));
       for (const char* w : {".max", ".mean", ".drift", ".final"}) row.push_back(metric_sci(s, p + w, i, digits));
+      if (growth) {
+        const double b = s.has(p + ".growth") ? real_at(s, p + ".growth", i) : NAN;
+        row.push_back(std::isnan(b) ? std::string() : csv ? io::fmt_general(b) : io::fmt_fixed(b, 2));
+        row.push_back(s.has(p + ".law") ? text_at(s, p + ".law", i) : std::string());
+      }
       t.rows.push_back(std::move(row));
     }
   };
@@ -346,7 +360,8 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
   for (const auto& p : prefixes) {
     io::Table t;
     t.title = "Energy error " + p + span +
-              ": max, mean, drift rate (slope of a least-squares line, per unit time) and value at T";
+              ": max, mean, drift rate (slope of a least-squares line, per unit time), value at T" +
+              (growth ? " and growth law (|dH| ~ t^b: bounded, sqrt(t), linear)" : "");
     header(t);
     add_rows(t, p);
     add_failures(f, t);

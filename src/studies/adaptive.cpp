@@ -5,10 +5,13 @@
 // any grid (N, L_i, ...).
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 
+#include "io/table.hpp"
 #include "methods/stepper.hpp"
+#include "studies/analysis.hpp"
 #include "studies/output.hpp"
 #include "studies/reference.hpp"
 #include "studies/study.hpp"
@@ -118,6 +121,68 @@ RunRecord Runs::run(RunContext& run) {
   return {std::move(row), states, states};
 }
 
+/// Table `tolerance`: per grid point and method, DETEST's tolerance proportionality and
+/// reliability over its sweep (tolerance_fit, studies/analysis.hpp), from the summary alone.
+std::vector<io::Table> tolerance_tables(const StudyFile& f, io::TableFormat format) {
+  const Summary& s = f.summary;
+  if (!s.has("tol") || !s.has("method")) throw UsageError("the file has no tolerance sweep (table tolerance)");
+  auto text = [&](const std::string& c, std::size_t i) { return s.has(c) ? s.get(c).text(i) : std::string(); };
+  auto real = [&](const std::string& c, std::size_t i) { return s.has(c) ? s.get(c).real(i) : NAN; };
+  std::vector<std::string> groups;
+  for (const auto& k : f.key_columns)
+    if (k != "method" && k != "tol" && k != "layout" && s.has(k)) groups.push_back(k);
+  // series in order of first appearance: grid values and method
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<std::size_t>> rows;
+  for (std::size_t i = 0; i < s.rows(); ++i) {
+    std::string k;
+    for (const auto& g : groups) k += text(g, i) + '\x1f';
+    k += text("method", i);
+    if (!rows.count(k)) keys.push_back(k);
+    rows[k].push_back(i);
+  }
+  const bool csv = format == io::TableFormat::Csv;
+  io::Table t;
+  t.title = "Tolerance proportionality and reliability (DETEST): log10(error at T) = a + b log10(tol) over each "
+            "method's sweep; b near 1 with small scatter is proportional";
+  for (const auto& g : groups) {
+    t.header.push_back(g);
+    t.numeric.push_back(false);
+  }
+  for (const char* c : {"method", "tolerances", "slope b", "scatter", "a", "max error/tol", "error > tol"}) {
+    t.header.push_back(c);
+    t.numeric.push_back(std::string(c) != "method");
+  }
+  t.key_columns = groups.size() + 1;
+  std::size_t short_sweeps = 0;
+  for (const auto& k : keys) {
+    const auto& r = rows[k];
+    std::vector<double> tol, err;
+    for (std::size_t i : r) {
+      if (run_failed(text("status", i))) continue;  // failed and unresolved runs are no result
+      tol.push_back(real("tol", i));
+      err.push_back(real("error", i));
+    }
+    const ToleranceFit fit = tolerance_fit(tol, err);
+    std::vector<std::string> row;
+    for (const auto& g : groups) row.push_back(text(g, r.front()));
+    row.push_back(text("method", r.front()));
+    row.push_back(std::to_string(fit.runs) + (fit.runs < r.size() ? " of " + std::to_string(r.size()) : ""));
+    const bool has = !std::isnan(fit.slope);
+    short_sweeps += has ? 0 : 1;
+    row.push_back(has ? (csv ? io::fmt_general(fit.slope) : io::fmt_fixed(fit.slope, 2)) : "-");
+    row.push_back(has ? (csv ? io::fmt_general(fit.scatter) : io::fmt_fixed(fit.scatter, 2)) : "-");
+    row.push_back(has ? (csv ? io::fmt_general(fit.intercept) : io::fmt_fixed(fit.intercept, 2)) : "-");
+    row.push_back(std::isnan(fit.worst_ratio) ? "-" : io::fmt_sci(fit.worst_ratio, csv ? 6 : 2));
+    row.push_back(std::to_string(fit.above));
+    t.rows.push_back(std::move(row));
+  }
+  t.notes.push_back("runs that failed or whose error the reference does not resolve are left out; scatter = "
+                    "largest |residual| of the fit in decades");
+  if (short_sweeps) t.notes.push_back("- : fewer than 3 tolerances with a result (no fit)");
+  return {t};
+}
+
 StudyEntry entry() {
   StudyEntry e;
   e.name = "adaptive";
@@ -127,7 +192,7 @@ StudyEntry entry() {
   e.shape.embedded_only = true;
   e.shape.sampling = SamplingRule::AsGiven;
   e.parse = parse;
-  e.tables = {"adaptive"};
+  e.tables = {"adaptive", "tolerance"};
   e.start = [](StudyJob& job) -> std::unique_ptr<KindRuns> { return std::make_unique<Runs>(job); };
   e.columns = {
       {"h_mean", {"s", "(t_final - t0) / accepted"}},
@@ -142,5 +207,6 @@ StudyEntry entry() {
 }  // namespace
 
 LIEBENCH_REGISTER(StudyEntry, entry())
+LIEBENCH_REGISTER(ReportTable, {"tolerance", tolerance_tables})
 
 }  // namespace lie::studies

@@ -189,6 +189,68 @@ SeriesStats series_stats(const std::vector<double>& t, const std::vector<double>
   return s;
 }
 
+ToleranceFit tolerance_fit(const std::vector<double>& tol, const std::vector<double>& error) {
+  ToleranceFit f;
+  f.slope = f.intercept = f.scatter = f.worst_ratio = kNaN;
+  std::vector<double> x, y;
+  for (std::size_t i = 0; i < std::min(tol.size(), error.size()); ++i) {
+    if (!(error[i] > 0.0) || !std::isfinite(error[i]) || !(tol[i] > 0.0)) continue;
+    x.push_back(std::log10(tol[i]));
+    y.push_back(std::log10(error[i]));
+    const double ratio = error[i] / tol[i];
+    f.worst_ratio = std::isnan(f.worst_ratio) ? ratio : std::max(f.worst_ratio, ratio);
+    f.above += ratio > 1.0 ? 1 : 0;
+  }
+  f.runs = x.size();
+  if (f.runs < 3) return f;
+  const LineFit l = least_squares(x, y);
+  f.slope = l.slope;
+  f.intercept = l.intercept;
+  f.scatter = l.max_abs_residual;
+  return f;
+}
+
+GrowthFit growth_law(const std::vector<double>& t, const std::vector<double>& e, double saturation) {
+  GrowthFit g;
+  g.exponent = kNaN;
+  const std::size_t n = std::min(t.size(), e.size());
+  if (n < 2) return g;
+  const double t0 = t[0];
+  std::size_t first = 1, positive = 0;  // first sample after t0
+  while (first < n && !(t[first] > t0)) ++first;
+  bool any = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::isnan(e[i])) return g;  // a run that blew up has no law
+    any = any || e[i] != 0.0;
+    positive += i >= first ? 1 : 0;
+  }
+  if (!any) {
+    g.law = "exact";
+    return g;
+  }
+  if (positive < 8) return g;
+  const double span = t[n - 1] - t0, s_min = t[first] - t0;
+  if (!(span >= 10.0 * s_min)) return g;
+  const double lo = std::max(s_min, span / 100.0);
+  constexpr int kTimes = 25;
+  std::vector<double> x, y;
+  double running = 0.0;
+  std::size_t i = 0;
+  for (int k = 0; k < kTimes; ++k) {
+    const double edge = lo * std::pow(span / lo, static_cast<double>(k) / (kTimes - 1));
+    while (i < n && t[i] - t0 <= edge * (1.0 + 1e-12)) running = std::max(running, std::fabs(e[i++]));
+    if (running > 0.0) {
+      x.push_back(std::log(edge));
+      y.push_back(std::log(running));
+    }
+  }
+  if (x.size() < 3) return g;
+  g.exponent = least_squares(x, y).slope;
+  g.law = g.exponent < 0.25 ? "bounded" : g.exponent < 0.75 ? "sqrt(t)" : g.exponent < 1.5 ? "linear" : "faster";
+  if (running >= saturation) g.law = "saturated";
+  return g;
+}
+
 ObservableRole observable_role(const std::string& name) {
   if (ends_with(name, "_error")) return ObservableRole::ManifoldError;
   if (name == "total_energy" || name == "energy" || name == "hamiltonian") return ObservableRole::Energy;

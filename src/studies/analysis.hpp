@@ -4,6 +4,7 @@
 // Pure functions of their inputs, so a report computed from a file, from a merged file and
 // during the study agree to the last bit.
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,34 @@ struct SeriesStats {
   double final_value = 0.0;
 };
 SeriesStats series_stats(const std::vector<double>& t, const std::vector<double>& d);
+
+/// How an error grows over a long run, the law that separates the families (Hairer, Lubich &
+/// Wanner, GNI ch. IX-X): bounded for symplectic, variational and time-reversible methods, a
+/// linear drift ~ C h^p t for the others, a random walk ~ sqrt(t) for round-off (Brouwer's law).
+/// Rule: the running maximum M(t) = max_{s <= t} |e(s)| at 25 log-spaced times over the last two
+/// decades of the run (t - t0 in [T'/100, T'], T' = T - t0; over all samples when the run is
+/// shorter than two decades of its sampling), least-squares exponent b of log M = a + b log(t - t0);
+/// b < 0.25: "bounded", b < 0.75: "sqrt(t)", b < 1.5: "linear", else "faster". "exact": e = 0 at
+/// every sample; "": fewer than 8 samples after t0 or less than one decade of time;
+/// "saturated": |e| reached `saturation` (a relative error of 0.1 for the energy: the quantity is
+/// lost, and an error that cannot grow further looks bounded), b still fitted.
+struct GrowthFit {
+  double exponent = 0.0;  // b (NaN when law is "" or "exact")
+  std::string law;
+};
+/// DETEST's tolerance proportionality and reliability (Hull, Enright, Fellen & Sedgwick, SIAM J.
+/// Numer. Anal. 9, 1972; Enright & Pryce, ACM TOMS 13, 1987) of one method's tolerance sweep:
+/// least squares log10(error) = a + b log10(tol) over the runs with a finite positive error; b
+/// near 1 with a small scatter (max |residual|, log10 units) is proportional. Reliability: the
+/// largest error/tol and how many runs end with error > tol. Fewer than 3 such runs: slope NaN.
+struct ToleranceFit {
+  double slope = 0.0, intercept = 0.0, scatter = 0.0, worst_ratio = 0.0;
+  std::size_t runs = 0, above = 0;  // runs fitted; runs whose error exceeds their tolerance
+};
+ToleranceFit tolerance_fit(const std::vector<double>& tol, const std::vector<double>& error);
+
+GrowthFit growth_law(const std::vector<double>& t, const std::vector<double>& e,
+                     double saturation = std::numeric_limits<double>::infinity());
 
 /// What an observable means for the invariant statistics (by its name, see models/model.hpp):
 ///   ManifoldError: "*_error" (unit_norm_error, tangency_error, orthogonality_error): the

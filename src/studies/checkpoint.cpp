@@ -224,7 +224,7 @@ std::vector<double> current_scalars(double t, std::uint64_t step, std::uint64_t 
   std::vector<double> v = {t, static_cast<double>(step), static_cast<double>(calls)};
   for (auto x : counters_vector(c)) v.push_back(static_cast<double>(x));
   if (a) v.insert(v.end(), {a->h, static_cast<double>(a->samples), a->memory.err1, a->memory.err2, a->memory.h1,
-                            static_cast<double>(a->memory.filled)});
+                            static_cast<double>(a->memory.filled), a->memory.rejected ? 1.0 : 0.0});
   if (stepper_state) {  // Stepper::resume_state(), with its length
     v.push_back(static_cast<double>(stepper_state->size()));
     v.insert(v.end(), stepper_state->begin(), stepper_state->end());
@@ -434,11 +434,13 @@ void Checkpointer::load(const std::string& path) {
         a.h = sum.got(an, "h", h5::attr_double(ag, "h"));
         a.samples = static_cast<std::uint64_t>(sum.got(an, "samples", h5::attr_int(ag, "samples")));
         const auto mem = sum.got(an, "memory", h5::attr_doubles(ag, "memory"));
-        if (mem.size() != 4) throw UsageError("its controller memory is incomplete");
+        // 4 values: written before the rejection flag (a continued run then caps no step)
+        if (mem.size() != 4 && mem.size() != 5) throw UsageError("its controller memory is incomplete");
         a.memory.err1 = mem[0];
         a.memory.err2 = mem[1];
         a.memory.h1 = mem[2];
         a.memory.filled = static_cast<int>(mem[3]);
+        a.memory.rejected = mem.size() == 5 && mem[4] != 0.0;
         a.record = read_record(ag, sum, an);
         r.adaptive = std::move(a);
       }
@@ -653,7 +655,8 @@ void Checkpointer::write(const RunSnapshot* snap) {
         sum.put(ag, an, "h", a.h);
         sum.put(ag, an, "samples", static_cast<std::int64_t>(a.samples));
         sum.put(ag, an, "memory", std::vector<double>{a.memory.err1, a.memory.err2, a.memory.h1,
-                                                      static_cast<double>(a.memory.filled)});
+                                                      static_cast<double>(a.memory.filled),
+                                                      a.memory.rejected ? 1.0 : 0.0});
         write_record(f, ag, a.record, sum, an);
       }
     }

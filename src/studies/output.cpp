@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <set>
 
 #include "methods/stepper.hpp"
@@ -449,6 +450,11 @@ void add_invariant_metrics(Row& row, const TimeSeries& series, const std::vector
     row.set(prefix + ".mean", s.mean_abs);
     row.set(prefix + ".drift", s.drift);
     row.set(prefix + ".final", s.final_value);
+    // a relative energy error of 0.1 or more: the energy is lost, no growth law (studies/analysis.hpp)
+    const GrowthFit g = growth_law(series.time, errs,
+                                   observable_role(name) == ObservableRole::Energy ? 0.1 : std::numeric_limits<double>::infinity());
+    row.set(prefix + ".growth", g.exponent);
+    row.set(prefix + ".law", g.law);
   }
 }
 

@@ -567,8 +567,12 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
         const std::string& m = plan.methods[mi];
         pp.methods.push_back(parse_method(m, pcfg));
         if (!validate) continue;
-        // the stepper's own info: methods from a user tableau know their orders only now
+        // the stepper's own info: methods from a user tableau know their orders only now; bound
+        // here, so that what a method checks of the model and of the ranks holding it at bind
+        // (lgvi_explicit: a diagonal inertia; lgvi: every sphere on one rank) is refused before
+        // any file exists, not in the middle of the grid
         const auto stepper = make_stepper(pp.methods.back(), *model);
+        stepper->bind(*model, ctx);
         if (needs_embedded && stepper->info().embedded_order == 0)
           throw UsageError("method " + quote(m) + " has no embedded error estimator, so it cannot run with a tolerance; "
                            "use an embedded pair (`liebench list methods`, column 'embedded'), e.g. rkmk54");

@@ -23,6 +23,15 @@ const bool kKeys = declare_options({
      "reference.tol is set)", {}, "reference"},
     {"reference.tol", OptionType::PositiveReal, "", "tolerance of an adaptive reference run (embedded pair)", {},
      "reference"},
+    {"reference.check_method", OptionType::String, "",
+     "a second, independent method that certifies the reference run: |y_ref(T) - y_check(T)| is stored as the "
+     "reference's certified error, and errors below reference_factor x max(estimate, certified) are unresolved",
+     {}, "reference"},
+    {"reference.check_steps", OptionType::NonNegativeInt, "",
+     "steps of the check run (unset or 0: the reference's own steps, or its tolerance when reference.tol is set)", {},
+     "reference"},
+    {"reference.check_tol", OptionType::PositiveReal, "", "tolerance of an adaptive check run (embedded pair)", {},
+     "reference"},
 });
 
 std::int64_t default_reference_steps(const StudyPlan& plan) {
@@ -73,6 +82,33 @@ ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::siz
     how.steps = explicit_steps > 0 ? explicit_steps : default_reference_steps(plan);
     how.fine = fixed_integration(plan.t0, plan.t_final, how.steps);
     how.rough = fixed_integration(plan.t0, plan.t_final, std::max<std::int64_t>(1, how.steps / 2));
+  }
+  // the independent route (issue 25): another method, by steps or by tolerance
+  if (!cfg.was_set("reference.check_method") || cfg.get_string("reference.check_method").empty()) return how;
+  const std::string cm = cfg.get_string("reference.check_method");
+  const MethodEntry& ce = method_entry(cm, "method (key 'reference.check_method')");
+  if (method_display_name(cm, cfg) == how.method.spec)
+    throw UsageError("key 'reference.check_method' has value " + quote(cm) + ", the reference's own method; the check "
+                     "must be an independent route: name another method (e.g. a different family or order)");
+  const std::int64_t check_steps = cfg.was_set("reference.check_steps") ? cfg.get_int("reference.check_steps") : 0;
+  const bool check_by_tol = cfg.was_set("reference.check_tol") || (check_steps == 0 && how.by_tol);
+  if (cfg.was_set("reference.check_tol") && check_steps > 0)
+    throw UsageError("keys 'reference.check_steps' and 'reference.check_tol' are both set; give one");
+  if (check_by_tol && ce.info.embedded_order == 0)
+    throw UsageError("key 'reference.check_method' has value " + quote(cm) + ", which has no embedded error estimator, "
+                     "but the check runs by tolerance (reference.check_tol, or reference.tol when reference.check_steps "
+                     "is not set); use an embedded pair or set reference.check_steps");
+  how.check = true;
+  how.check_method = parse_method(method_display_name(cm, cfg), cfg);
+  const auto check_stepper = make_stepper(how.check_method, *model);
+  if (check_by_tol) {
+    const std::string tol_key = cfg.was_set("reference.check_tol") ? "reference.check_tol" : "reference.tol";
+    how.check_run = adaptive_integration(cfg, check_stepper->info(), plan.t0, plan.t_final, cfg.get_positive(tol_key), 0.0);
+    how.check_description = how.check_method.spec + " tol=" + cfg.get_string(tol_key);
+  } else {
+    const std::int64_t n = check_steps > 0 ? check_steps : how.steps;
+    how.check_run = fixed_integration(plan.t0, plan.t_final, n);
+    how.check_description = how.check_method.spec + " steps=" + std::to_string(n);
   }
   return how;
 }
@@ -140,10 +176,28 @@ const Reference& ReferenceSolutions::get(std::size_t point, const ReferencePlan&
       const int p = std::max(1, stepper->info().order);
       ref.error_estimate = diff / (std::pow(ratio, p) - 1.0);
     }
+    if (how.check && ref.failure.empty()) {
+      // the independent route: |y_ref - y_check| certifies the reference (to the check's accuracy)
+      auto check_stepper = make_stepper(how.check_method, *model);
+      check_stepper->bind(*model, ctx_);
+      const RunResult c =
+          ckpt_ ? ckpt_->execute(std::string(label) + "/check", point, *model, *check_stepper, how.check_run,
+                                 Sampling{.log = false}, hooks, [this](double f) { out_.progress().update(f); })
+                : execute_run(*model, *check_stepper, ctx_, how.check_run, Sampling{.log = false}, hooks);
+      if (c.ok())
+        ref.certified_error = solution_distance(*model, ref.y.data(), c.y.data(), ctx_);
+      else
+        ref.failure = "the independent check of the reference (" + how.check_description + ") " + why(c.status) + fix;
+      ref.description += "; checked by " + how.check_description;
+    }
   }
   ref.scale = solution_norm(*model, ref.y.data(), ctx_);
   // Two reference runs that differ by as much as the solution itself have no digit in common:
   // no error estimate (Richardson's assumes the asymptotic range) can be trusted.
+  if (ref.failure.empty() && how.check && !(ref.certified_error < ref.scale))
+    ref.failure = "the reference and its independent check (" + how.check_description + ") differ by " +
+                  io::fmt_sci(ref.certified_error, 2) + ", as much as |y(T)| = " + io::fmt_sci(ref.scale, 2) +
+                  " (no correct digit); tighten both (reference.*, reference.check_*) or shorten t_final";
   if (ref.failure.empty() && how.run && !(diff < ref.scale))
     ref.failure = "the reference has not converged: its runs " + ref.description + " and " + rough_text +
                   " differ by " + io::fmt_sci(diff, 2) + ", as much as |y(T)| = " + io::fmt_sci(ref.scale, 2) +
@@ -162,6 +216,10 @@ const Reference& ReferenceSolutions::get(std::size_t point, const ReferencePlan&
   h5::attr(g, "params", params);
   h5::attr(g, "description", ref.description);
   h5::attr(g, "error_estimate", ref.error_estimate);
+  if (how.check) {
+    h5::attr(g, "certified_error", ref.certified_error);
+    h5::attr(g, "check", how.check_description);
+  }
   h5::attr(g, "status", ref.failure.empty() ? std::string("ok") : "failed: " + ref.failure);
   h5::attr(g, "scale", ref.scale);
   h5::attr(g, "error_estimate_rule",
@@ -177,11 +235,12 @@ std::string reference_problem(const Reference& ref, double error) {
   // Resolved: the error is well above the reference's own (reference_factor x its estimate),
   // or at the round-off floor, where no reference does better.
   const double roundoff = ref.floor_factor * std::numeric_limits<double>::epsilon() * ref.scale;
-  const double resolved = ref.reference_factor * ref.error_estimate;
+  const double resolved = ref.reference_factor * ref.error_bound();
   if (!(error <= resolved) || error <= roundoff) return "";
   return "the reference does not resolve this run's error: error at T " + io::fmt_sci(error, 2) + " is not above " +
-         io::fmt_general(ref.reference_factor) + " x the reference's estimated error " +
-         io::fmt_sci(ref.error_estimate, 2) + " (" + ref.description +
+         io::fmt_general(ref.reference_factor) + " x the reference's " +
+         (std::isnan(ref.certified_error) ? "estimated error " : "error (estimate or independent check, the larger) ") +
+         io::fmt_sci(ref.error_bound(), 2) + " (" + ref.description +
          "); tighten the reference (more reference.steps, a smaller reference.tol or a higher-order "
          "reference.method)";
 }
@@ -192,7 +251,8 @@ void add_error_metrics(Row& row, const Model& model, const RunResult& res, const
       res.ok() && ref.failure.empty() ? solution_distance(model, res.y.data(), ref.y.data(), ctx) : NAN;
   row.set("error", error);
   row.set("error_scale", ref.scale);
-  row.set("reference_error", ref.error_estimate);
+  row.set("reference_error", ref.error_bound());
+  if (!std::isnan(ref.certified_error)) row.set("reference_certified", ref.certified_error);
   row.set("reference", ref.description);
   if (!res.ok()) return;  // the run's own failure comes first
   const std::string problem = reference_problem(ref, error);

@@ -11,7 +11,14 @@
 // and above the round-off floor convergence.floor_factor (1000) x eps x |y(T)|, is marked failed
 // ("the reference does not resolve ..."), and so is every run of a grid point whose reference
 // run fails ("reference failed: ..."): the study writes its file and exits 3.
-// Reference solutions are stored under /references/point_NNNNN.
+// Certified references (issue 25): with reference.check_method (and reference.check_steps or
+// reference.check_tol) a second, independent method integrates the same point, and
+// |y_ref(T) - y_check(T)| is stored as the reference's certified error; the error a reference is
+// trusted to is then the larger of the estimate and this difference (Reference::error_bound).
+// Reference solutions are stored under /references/point_NNNNN (with @certified_error, @check).
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +33,10 @@ namespace lie::studies {
 struct Reference {
   std::vector<double> y;         // local part of the solution at T
   double error_estimate = 0.0;   // 0 for an exact solution
+  double certified_error = std::numeric_limits<double>::quiet_NaN();  // |y_ref - y_check| (NaN: no check)
+  /// The error the reference is trusted to: its estimate, or the independent check's difference
+  /// when larger.
+  double error_bound() const { return std::isnan(certified_error) ? error_estimate : std::max(error_estimate, certified_error); }
   double scale = 0.0;            // |y(T)|
   std::string description;       // "exact" | "rkmk5 steps=4096" | "rkmk54 tol=1e-12"
   std::string failure;           // "" | why the reference run (or its error estimate run) failed
@@ -45,6 +56,10 @@ struct ReferencePlan {
   std::int64_t steps = 0;           // fixed: steps of the fine run
   Integration fine, rough;          // the reference run and the run that estimates its error
   double reference_factor = 10.0, floor_factor = 1e3;  // convergence.* keys (see above)
+  bool check = false;               // an independent check run (reference.check_method)
+  MethodChoice check_method;
+  Integration check_run;
+  std::string check_description;   // "cf4 steps=4096"
 };
 
 /// Reads the reference keys at grid point `point` of the plan (before any file is created): a

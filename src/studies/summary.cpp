@@ -243,7 +243,10 @@ ColumnInfo describe_column(const std::string& name) {
       {"t_final", {"s", "final time T"}},
       {"error", {"", "global error at T: Model::state_distance(y_N, y(T)) (Euclidean norm of the embedding space; its components have different units: no unit attribute)"}},
       {"error_scale", {"", "|y(T)| of the exact/reference solution (scale of the round-off floor)"}},
-      {"reference_error", {"", "estimated error of the reference solution (0 for an exact solution)"}},
+      {"reference_error", {"", "error of the reference solution: its estimate, or the difference from the independent "
+                               "check (reference.check_method) when larger; 0 for an exact solution"}},
+      {"reference_certified", {"", "|y_ref(T) - y_check(T)|: the reference against an independent route "
+                                   "(reference.check_method)"}},
       {"reference", {"", "what the error is measured against: exact | <method> steps=N | <method> tol=T"}},
       {"accepted", {"", "accepted steps of an adaptive run"}},
       {"rejected", {"", "rejected trial steps of an adaptive run"}},
@@ -262,6 +265,12 @@ ColumnInfo describe_column(const std::string& name) {
   if (it != known.end()) return it->second;
   for (const StudyEntry* kind : StudyRegistry::instance().all())
     if (auto c = kind->columns.find(name); c != kind->columns.end()) return c->second;
+  if (ends_with(name, ".growth"))
+    return {"", "exponent b of |e| ~ t^b fitted to the running maximum of the error over the last two decades of "
+                "the run (growth_law, studies/analysis.hpp)"};
+  if (ends_with(name, ".law"))
+    return {"", "growth law of the error: bounded (b < 0.25), sqrt(t) (b < 0.75), linear (b < 1.5), faster, exact "
+                "(always 0), saturated (a relative energy error of 0.1 or more) or empty (too short a run)"};
   for (const char* s : {".max", ".mean", ".drift", ".final"}) {
     const std::string suf = s;
     if (!ends_with(name, suf)) continue;

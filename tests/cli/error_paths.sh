@@ -179,4 +179,18 @@ PY
 else
   echo "skip: no h5py for the format-version and /summary cases"
 fi
+
+# What a method checks when it binds to the model (lgvi_explicit: a diagonal inertia) is refused
+# at the plan, before any file exists: it used to surface in the middle of the grid, after the
+# runs before it had been written (found by the benchmark deck longtime_double_pendulum).
+cat > bind.cfg <<'CFG'
+study = invariants
+model = nfold_pendulum
+methods = rkmk4, lgvi_explicit
+steps = 16
+CFG
+expect_status "--check refuses a method the model's inertia rules out" 2 "needs a diagonal inertia" \
+  "$LB" run bind.cfg --check -o bind.h5
+expect_status "run refuses it before any run" 2 "needs a diagonal inertia" "$LB" run bind.cfg -o bind.h5
+[[ ! -e bind.h5 && -z "$(ls bind.h5.* 2>/dev/null)" ]] && ok "no file written" || bad "a file was written: $(ls bind.h5*)"
 finish

@@ -105,6 +105,20 @@ TEST(MethodsController, FormulasWithMemory) {
     EXPECT_DOUBLE_EQ(c->next_step(h[3], e[3], false, m), h[3] * th * std::pow(e[3], -al)) << name;
     EXPECT_DOUBLE_EQ(c->next_step(h[3], 0.01, false, m), h[3]) << name;  // 0.9 * 0.01^-0.2 = 2.26 capped at 1
     EXPECT_EQ(m.err1, before.err1) << name;
+    // ... and the step that follows the accepted retry does not grow either: the rule's purpose
+    // (the retry itself has err > 1 and shrinks anyway; a cap there alone never binds); the next
+    // accepted step grows again
+    const double after_retry = c->next_step(h[3], 0.01, true, m);
+    EXPECT_LE(after_retry, h[3]) << name;
+    // (I, PI, PID: their formula alone would grow the step here; H211's step-ratio term does not)
+    if (name != "H211") EXPECT_DOUBLE_EQ(after_retry, h[3]) << name;
+    EXPECT_GT(c->next_step(h[3], 0.01, true, m), h[3]) << name;
+  }
+  {  // P33 (after_reject = formula): grows right after the retry, as the authors' code does
+    auto p33 = make_controller(Config::from_pairs({{"controller", "P33"}, {"limit_factors", "false"}}), 5, 4);
+    ControllerMemory m;
+    p33->next_step(0.1, 1.7, false, m);
+    EXPECT_GT(p33->next_step(0.1, 0.01, true, m), 0.1);
   }
   EXPECT_THROW(make_controller(Config::from_pairs({{"controller", "I"}, {"controller.k1", "0.7"}}), 5, 4), UsageError);
   for (const auto* e2 : ControllerRegistry::instance().all()) EXPECT_FALSE(e2->source.empty()) << e2->name;

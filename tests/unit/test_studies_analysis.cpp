@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
+#include <vector>
 
 #include "studies/analysis.hpp"
 
@@ -154,4 +156,78 @@ TEST(StudiesAnalysis, ObservableRolesAndErrors) {
   EXPECT_TRUE(observable_errors("kinetic_energy", {1.0, 2.0}).empty());
   EXPECT_EQ(error_metric_prefix("total_energy"), "total_energy.rel_error");
   EXPECT_EQ(error_metric_prefix("tangency_error"), "tangency_error");
+}
+
+// The growth law separates the three behaviours of long-run energy errors (GNI ch. IX-X):
+// bounded oscillation, a random walk (sqrt t) and a linear drift, from 10^4 samples.
+TEST(StudiesAnalysis, GrowthLawSeparatesBoundedRandomWalkAndLinearDrift) {
+  const std::size_t n = 10001;
+  std::vector<double> t(n), bounded(n), drift(n), fast(n), zero(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    t[i] = 0.1 * static_cast<double>(i);  // [0, 1000]
+    bounded[i] = 1e-6 * std::sin(3.0 * t[i]) * std::sin(3.0 * t[i]);  // a symplectic method's error
+    drift[i] = 1e-9 * t[i] + 1e-9 * std::sin(t[i]);                     // C h^p t plus an oscillation
+    fast[i] = 1e-12 * t[i] * t[i];
+  }
+  const GrowthFit b = growth_law(t, bounded), d = growth_law(t, drift), f = growth_law(t, fast);
+  EXPECT_EQ(b.law, "bounded") << b.exponent;
+  EXPECT_LT(std::fabs(b.exponent), 0.05);
+  EXPECT_EQ(d.law, "linear") << d.exponent;
+  EXPECT_NEAR(d.exponent, 1.0, 0.15);
+  EXPECT_EQ(f.law, "faster") << f.exponent;
+  EXPECT_NEAR(f.exponent, 2.0, 0.05);
+  // round-off's random walk (+-1e-16 per step): one path's exponent scatters, so 32 paths: their
+  // mean exponent is 1/2 and most are classified sqrt(t)
+  std::mt19937_64 bits(20261126);  // +-1 steps from raw bits: the same walks on every platform
+  double mean = 0.0;
+  int as_sqrt = 0;
+  for (int path = 0; path < 32; ++path) {
+    std::vector<double> walk(n, 0.0);
+    for (std::size_t i = 1; i < n; ++i) walk[i] = walk[i - 1] + ((bits() & 1u) ? 1e-16 : -1e-16);
+    const GrowthFit r = growth_law(t, walk);
+    mean += r.exponent / 32.0;
+    as_sqrt += r.law == "sqrt(t)" ? 1 : 0;
+  }
+  EXPECT_NEAR(mean, 0.5, 0.12);
+  EXPECT_GE(as_sqrt, 24);
+  EXPECT_EQ(growth_law(t, zero).law, "exact");
+  // an error that has reached the size of the quantity cannot grow: not "bounded" but saturated
+  std::vector<double> lost(n);
+  for (std::size_t i = 0; i < n; ++i) lost[i] = 1.2 + 0.1 * std::sin(t[i]);
+  EXPECT_EQ(growth_law(t, lost).law, "bounded");
+  EXPECT_EQ(growth_law(t, lost, 0.1).law, "saturated");
+  EXPECT_EQ(growth_law(t, drift, 0.1).law, "linear");
+  // too short a record: no law rather than a guess
+  EXPECT_EQ(growth_law(std::vector<double>(t.begin(), t.begin() + 6), std::vector<double>(drift.begin(), drift.begin() + 6)).law, "");
+  std::vector<double> blown = drift;
+  blown[n / 2] = std::nan("");
+  EXPECT_EQ(growth_law(t, blown).law, "");
+}
+
+// DETEST's tolerance proportionality: a sweep whose error is C tol^b is fitted exactly; runs
+// above their tolerance are counted; fewer than 3 results give no slope.
+TEST(StudiesAnalysis, ToleranceFitMeasuresProportionalityAndReliability) {
+  std::vector<double> tol, err;
+  for (int k = 3; k <= 12; ++k) {
+    tol.push_back(std::pow(10.0, -k));
+    err.push_back(3.0 * std::pow(tol.back(), 0.8));  // error 3 tol^0.8: above tol everywhere
+  }
+  const ToleranceFit f = tolerance_fit(tol, err);
+  EXPECT_EQ(f.runs, 10u);
+  EXPECT_NEAR(f.slope, 0.8, 1e-12);
+  EXPECT_NEAR(f.intercept, std::log10(3.0), 1e-12);
+  EXPECT_LT(f.scatter, 1e-12);
+  EXPECT_EQ(f.above, 10u);
+  EXPECT_NEAR(f.worst_ratio, 3.0 * std::pow(1e-12, -0.2), 1e-6 * f.worst_ratio);
+  // a method deceived at tight tolerances (error stuck at 1e-9): slope below 1, large scatter
+  std::vector<double> stuck = err;
+  for (std::size_t i = 0; i < stuck.size(); ++i) stuck[i] = std::max(0.1 * tol[i], 1e-9);
+  const ToleranceFit g = tolerance_fit(tol, stuck);
+  EXPECT_LT(g.slope, 0.7);
+  EXPECT_GT(g.scatter, 0.5);
+  EXPECT_EQ(g.above, 3u);  // 1e-9 > tol for tol = 1e-10, 1e-11, 1e-12
+  // failed runs (NaN) are left out; two results are no sweep
+  const ToleranceFit h = tolerance_fit({1e-3, 1e-4, 1e-5}, {1e-4, NAN, 1e-6});
+  EXPECT_EQ(h.runs, 2u);
+  EXPECT_TRUE(std::isnan(h.slope));
 }

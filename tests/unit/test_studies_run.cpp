@@ -232,3 +232,51 @@ TEST(StudiesRun, InterruptLeavesNoFileAndKeepsAnEarlierOne) {
   std::getline(in2, s);
   EXPECT_EQ(s, "earlier");
 }
+
+// A reference certified by an independent route (issue 25): a deliberately coarse reference
+// (rkmk4, 64 steps) checked by rkmk5 with 1024 steps. The stored certified error is the
+// reference's true error (measured here against the exact solution, to the check's accuracy),
+// the runs' reference_error is that bound, and a run more accurate than the bound is marked
+// unresolved, not reported as a result.
+TEST(StudiesRun, CertifiedReferenceMeasuresTheReferencesTrueError) {
+  const std::vector<std::pair<std::string, std::string>> base = {{"study", "convergence"},
+                                                                 {"model", "test_symmetric_tops"},
+                                                                 {"test_symmetric_tops.n", "3"},
+                                                                 {"methods", "rkmk4, rkmk5"},
+                                                                 {"steps", "16, 64, 256"},
+                                                                 {"t_final", "3"},
+                                                                 {"failures", "expected"}};
+  const std::string exact = scratch("certified_exact.h5"), checked = scratch("certified.h5");
+  run(base, exact);
+  auto kv = base;
+  kv.insert(kv.end(), {{"reference.method", "rkmk4"},
+                       {"reference.steps", "64"},
+                       {"reference.check_method", "rkmk5"},
+                       {"reference.check_steps", "1024"}});
+  run(kv, checked);
+  const Summary se = Summary::read(h5::File::open_read(exact).id());
+  // the reference is exactly the run rkmk4 steps=64 (run_00001): its error against the exact solution
+  ASSERT_EQ(se.get("method").text(1), "rkmk4");
+  const double true_error = se.get("error").real(1);
+  h5::File h = h5::File::open_read(checked);
+  h5::Handle g = h5::open_group(h.id(), "references/point_00000");
+  const double certified = h5::attr_double(g, "certified_error");
+  EXPECT_EQ(h5::attr_string(g, "check"), "rkmk5 steps=1024");
+  EXPECT_GT(true_error, 1e-9);
+  EXPECT_NEAR(certified / true_error, 1.0, 0.05) << certified << " vs " << true_error;
+  const Summary s = Summary::read(h.id());
+  for (std::size_t r = 0; r < s.rows(); ++r) {
+    EXPECT_EQ(s.get("reference_certified").real(r), certified);
+    EXPECT_GE(s.get("reference_error").real(r), certified);
+    const std::string status = s.get("status").text(r);
+    // rkmk4 with 16 steps is far above 10 x the reference's error: a result; rkmk5 with 256
+    // steps is below it: unresolved
+    if (s.get("method").text(r) == "rkmk4" && s.get("steps").real(r) == 16) EXPECT_EQ(status, "ok");
+    if (s.get("method").text(r) == "rkmk5" && s.get("steps").real(r) == 256)
+      EXPECT_NE(status.find("the reference does not resolve"), std::string::npos) << status;
+  }
+  // the check must be another route
+  kv.back() = {"reference.check_steps", "64"};
+  kv[kv.size() - 2] = {"reference.check_method", "rkmk4"};
+  EXPECT_THROW(run(kv, scratch("certified_same.h5")), UsageError);
+}
