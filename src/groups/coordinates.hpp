@@ -1,6 +1,6 @@
 #pragma once
 // Coordinate maps phi: g -> G of RKMK (key `coordinates`): the exponential (default), the
-// Cayley map and canonical coordinates of the second kind ([P] 2.2: "one option is to use
+// Cayley map and canonical coordinates of the second kind ([P] 2.3: "one option is to use
 // canonical coordinates of the second kind [45] ... a popular choice is the Cayley
 // transformation [13]"). RKMK with any such map and the exact inverse of its right-trivialised
 // differential keeps the order of its Butcher table (Iserles, Munthe-Kaas, Norsett & Zanna, Acta

@@ -345,7 +345,7 @@ inline Vec3 cayley_inv(const Mat3& R) {
 // differential d/dt phi(a + t b)|_0 = hat(dphi_a(b)) phi(a) and the inverse dphiinv_a, so that
 // sigma' = dphiinv_sigma(f) solves Q' = hat(f) Q with Q = phi(sigma) Q_0 (Iserles, Munthe-Kaas,
 // Norsett & Zanna, Acta Numerica 9 (2000), sec. 8.3 for cay; Owren & Marthinsen, Numer. Math. 87
-// (2001) for the second kind; [P] 2.2 names both).
+// (2001) for the second kind; [P] 2.3 names both).
 
 /// Cayley map in the convention of Iserles et al.: cay(a) = (I - hat a/2)^-1 (I + hat a/2)
 ///   = I + 4/(4 + a.a) (hat a + hat a^2/2),
@@ -373,7 +373,7 @@ inline Mat3 axis_rotation(int k, double t) {
   R(j, j) = c;
   return R;
 }
-/// Canonical coordinates of the second kind in the basis E_k = hat(e_k) ([P] 2.2, Owren &
+/// Canonical coordinates of the second kind in the basis E_k = hat(e_k) ([P] 2.3, Owren &
 /// Marthinsen 2001): psi(a) = exp(a_1 E_1) exp(a_2 E_2) exp(a_3 E_3) (x-y-z Cardan angles).
 inline Mat3 second_kind(const Vec3& a) { return axis_rotation(0, a[0]) * axis_rotation(1, a[1]) * axis_rotation(2, a[2]); }
 /// Right-trivialised differential of psi: dpsi_a(b) = b_1 e_1 + b_2 R_1 e_2 + b_3 R_1 R_2 e_3

@@ -19,7 +19,7 @@ const bool kRkmkKeys = declare_options({
      {}, "method"},
     {"coordinates", OptionType::Choice, "exp",
      "coordinate map of RKMK methods: exp (default), cayley (Cayley map, exact dcayinv; Iserles et al. 2000 "
-     "sec. 8.3) or second_kind (canonical coordinates of the second kind, [P] 2.2; Owren & Marthinsen 2001); "
+     "sec. 8.3) or second_kind (canonical coordinates of the second kind, [P] 2.3; Owren & Marthinsen 2001); "
      "the other maps need dexpinv = exact",
      {"exp", "cayley", "second_kind"}, "method"},
 });
