@@ -217,6 +217,16 @@ TEST(RkmkCoordinates, DefaultUnchangedAndCountersHonest) {
   }
   auto st = make_stepper("rkmk4", Config::from_pairs({}), body);
   EXPECT_TRUE(dynamic_cast<RkmkStepper&>(*st).fused());
+  // a user tableau (rkmk_user) takes the key too: RK4's table from the file runs as rkmk4 does
+  const Keys rk4 = {{"tableau.name", "rk4u"}, {"tableau.A", "0; 1/2; 0, 1/2; 0, 0, 1"}, {"tableau.b", "1/6, 1/3, 1/3, 1/6"}};
+  for (const char* c : {"cayley", "second_kind"}) {
+    Keys k = rk4;
+    k.push_back({"coordinates", c});
+    const auto user = run_from("rkmk_user", k, body, y0, 2.0, 10);
+    const auto builtin = run_from("rkmk4", {{"coordinates", c}}, body, y0, 2.0, 10);
+    EXPECT_LT(distance(user, builtin), 1e-14) << c;
+    EXPECT_GT(distance(user, run_from("rkmk_user", rk4, body, y0, 2.0, 10)), 1e-11) << c;
+  }
 }
 
 // Refused at parse, one line naming the value and the fix: a truncated dexpinv (exp's
