@@ -24,7 +24,7 @@ one_line() {  # one_line NAME CMD...: stderr+stdout is exactly one line
 expect_status "truncated dexpinv (rkmk4_trunc)" 2 "set dexpinv = exact (or use rkmk4 for rkmk4_trunc), or coordinates = exp" \
   "$LB" run ok.cfg --methods=rkmk4_trunc -o x.h5
 one_line "truncated dexpinv" "$LB" run ok.cfg --methods=rkmk4_trunc -o x.h5
-expect_status "dexpinv = 2 with the grid's maps" 2 "grid point coordinates=cayley: key 'coordinates' = 'cayley'" \
+expect_status "dexpinv = 2 with the grid's maps" 2 "key 'coordinates' = 'cayley' with method 'rkmk4' needs the exact inverse differential" \
   "$LB" run ok.cfg --dexpinv=2 -o x.h5
 expect_status "Casas-Owren" 2 "method 'rkmk4_co' (family rkmk) has no coordinate map" \
   "$LB" run ok.cfg --methods=rkmk4,rkmk4_co -o x.h5
