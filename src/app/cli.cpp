@@ -101,6 +101,9 @@ void list_groups(std::ostream& os, bool md) {
     else
       os << "  " << std::left << std::setw(18) << f.name << std::setw(28) << f.group << f.manifold << "\n";
   }
+  if (!md)
+    os << "Coordinate maps of RKMK on every factor (key coordinates, docs/methods.md): exp (default), cayley\n"
+          "(Cayley map, exact dcayinv), second_kind (canonical coordinates of the second kind, exact dpsiinv).\n";
 }
 
 // A Markdown table cell: '|' would end the cell.

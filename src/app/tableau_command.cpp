@@ -57,7 +57,8 @@ std::string check_one(const ButcherTable& t, double tol, bool claimed, bool butc
   os << "\n";
   if (butcher_note)
     os << "(RKMK with exact dexpinv and the classical method on the embedding space both have this order;\n"
-          " RKMK with dexpinv truncated after q commutators has order min(p, q + 2).)\n";
+          " RKMK with dexpinv truncated after q commutators has order min(p, q + 2); RKMK with key\n"
+          " coordinates = cayley or second_kind (exact dphiinv) has this order too.)\n";
   return os.str();
 }
 

@@ -19,6 +19,9 @@
 //   identity(), exp(xi)      group identity and exponential
 //   compose(g, h)            the product g h *of the acting group* (h g in G for G^op)
 //   act(g, y, out)           out = psi(g, y)  (out may alias y);  exp_act(xi) = act(exp(xi))
+//   chart<C>(xi)             the element phi(xi) of a coordinate map (coordinates.hpp: exp,
+//                            cay, second kind); Space::chart_act acts with it
+//   dchartinv<C>(u, v, out)  the exact inverse of its right-trivialised differential
 //
 // Right multiplications y -> y exp(xi) are written as left actions of the opposite
 // group G^op (g * h := h g). G^op has the same exp and the bracket -[.,.], hence
@@ -32,6 +35,7 @@
 #include <utility>
 
 #include "groups/bernoulli.hpp"
+#include "groups/coordinates.hpp"
 #include "groups/maps.hpp"
 #include "groups/se3.hpp"
 #include "groups/so3.hpp"
@@ -87,6 +91,11 @@ struct Translation {
   using Group = Eigen::Matrix<double, N, 1>;
   static Group identity() { return Group::Zero(); }
   static Group exp(const double* xi) { return Eigen::Map<const Group>(xi); }
+  /// Every map is the translation by xi on R^n (coordinates.hpp), with dphiinv = id.
+  template <Coordinates C>
+  static Group chart(const double* xi) { return exp(xi); }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) { dexpinv(u, v, out); }
   static Group compose(const Group& g, const Group& h) { return g + h; }
   static void act(const Group& g, const double* y, double* out) {
     for (int i = 0; i < N; ++i) out[i] = y[i] + g[i];
@@ -112,6 +121,12 @@ struct SO3OnR3 {
   using Group = Mat3;
   static Group identity() { return Mat3::Identity(); }
   static Group exp(const double* xi) { return so3::exp(CMap3(xi)); }
+  template <Coordinates C>
+  static Group chart(const double* xi) { return so3::chart<C>(CMap3(xi)); }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) {
+    Map3{out} = so3::dchartinv<C>(CMap3(u), CMap3(v));
+  }
   static Group compose(const Group& g, const Group& h) { return g * h; }
   static void act(const Group& g, const double* y, double* out) { Map3{out} = g * Vec3(CMap3(y)); }
 };
@@ -138,6 +153,12 @@ struct SO3Left {
   using Group = Mat3;
   static Group identity() { return Mat3::Identity(); }
   static Group exp(const double* xi) { return so3::exp(CMap3(xi)); }
+  template <Coordinates C>
+  static Group chart(const double* xi) { return so3::chart<C>(CMap3(xi)); }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) {
+    Map3{out} = so3::dchartinv<C>(CMap3(u), CMap3(v));
+  }
   static Group compose(const Group& g, const Group& h) { return g * h; }
   static void act(const Group& g, const double* y, double* out) { MapM3{out} = g * Mat3(CMapM3(y)); }
 };
@@ -164,6 +185,13 @@ struct SO3Right {
   using Group = Mat3;
   static Group identity() { return Mat3::Identity(); }
   static Group exp(const double* xi) { return so3::exp(CMap3(xi)); }
+  /// G^op: phi^op(xi) = phi(-xi)^-1, dphiinv^op_u = dphiinv_{-u} (coordinates.hpp)
+  template <Coordinates C>
+  static Group chart(const double* xi) { return so3::chart<C>(Vec3(-CMap3(xi))).transpose(); }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) {
+    Map3{out} = so3::dchartinv<C>(Vec3(-CMap3(u)), CMap3(v));
+  }
   static Group compose(const Group& g, const Group& h) { return h * g; }  // product of SO(3)^op
   static void act(const Group& g, const double* y, double* out) { MapM3{out} = Mat3(CMapM3(y)) * g; }
 };
@@ -210,6 +238,12 @@ struct SE3OnTS2 {
   using Group = se3::Element;
   static Group identity() { return se3::identity(); }
   static Group exp(const double* xi) { return se3::exp(CMap6(xi)); }
+  template <Coordinates C>
+  static Group chart(const double* xi) { return se3::chart<C>(CMap6(xi)); }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) {
+    Map6{out} = se3::dchartinv<C>(CMap6(u), CMap6(v));
+  }
   static Group compose(const Group& g, const Group& h) { return se3::compose(g, h); }
   static void act(const Group& g, const double* y, double* out) {
     const Vec3 Rq = g.R * Vec3(CMap3(y));
@@ -246,6 +280,12 @@ struct SE3Coadjoint {
   using Group = se3::Element;
   static Group identity() { return se3::identity(); }
   static Group exp(const double* xi) { return se3::exp(CMap6(xi)); }
+  template <Coordinates C>
+  static Group chart(const double* xi) { return se3::chart<C>(CMap6(xi)); }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) {
+    Map6{out} = se3::dchartinv<C>(CMap6(u), CMap6(v));
+  }
   static Group compose(const Group& g, const Group& h) { return se3::compose(g, h); }
   /// Ad*_{g^-1} mu
   static void act(const Group& g, const double* y, double* out) {
@@ -283,6 +323,16 @@ struct TstarSO3RightTriv {
   using Group = tstar::TstarSO3Right::Element;
   static Group identity() { return tstar::TstarSO3Right::identity(); }
   static Group exp(const double* xi) { return tstar::TstarSO3Right::exp(CMap6(xi)); }
+  /// The group is SE(3) with (Q, pi) = (R, r).
+  template <Coordinates C>
+  static Group chart(const double* xi) {
+    const se3::Element e = se3::chart<C>(CMap6(xi));
+    return {e.R, e.r};
+  }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) {
+    Map6{out} = se3::dchartinv<C>(CMap6(u), CMap6(v));
+  }
   static Group compose(const Group& g, const Group& h) { return tstar::TstarSO3Right::compose(g, h); }
   static void act(const Group& g, const double* y, double* out) {
     detail::write_tstar(tstar::TstarSO3Right::compose(g, detail::read_tstar(y)), out);
@@ -322,6 +372,17 @@ struct TstarSO3LeftTriv {
   using Group = tstar::TstarSO3Left::Element;
   static Group identity() { return tstar::TstarSO3Left::identity(); }
   static Group exp(const double* xi) { return tstar::TstarSO3Left::exp(CMap6(xi)); }
+  /// (g, mu) -> (g, g mu) maps the group onto SE(3) (with exp onto se3::exp); as G^op:
+  /// phi^op(xi) = phi(-xi)^-1, dphiinv^op_u = dphiinv_{-u} (coordinates.hpp).
+  template <Coordinates C>
+  static Group chart(const double* xi) {
+    const se3::Element e = se3::inverse(se3::chart<C>(Vec6(-CMap6(xi))));
+    return tstar::TstarSO3Left::from_right({e.R, e.r});
+  }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) {
+    Map6{out} = se3::dchartinv<C>(Vec6(-CMap6(u)), CMap6(v));
+  }
   static Group compose(const Group& g, const Group& h) { return tstar::TstarSO3Left::compose(h, g); }  // ^op
   static void act(const Group& g, const double* y, double* out) {
     detail::write_tstar(tstar::TstarSO3Left::compose(detail::read_tstar(y), g), out);
@@ -374,6 +435,12 @@ struct Compound {
   }();
   static Group identity() { return Group{Fs::identity()...}; }
   static Group exp(const double* xi) { return exp_impl(xi, std::index_sequence_for<Fs...>{}); }
+  template <Coordinates C>
+  static Group chart(const double* xi) { return chart_impl<C>(xi, std::index_sequence_for<Fs...>{}); }
+  template <Coordinates C>
+  static void dchartinv(const double* u, const double* v, double* out) {
+    each([&]<class F>(int a, int) { F::template dchartinv<C>(u + a, v + a, out + a); });
+  }
   static Group compose(const Group& g, const Group& h) { return compose_impl(g, h, std::index_sequence_for<Fs...>{}); }
   static void act(const Group& g, const double* y, double* out) { act_impl(g, y, out, std::index_sequence_for<Fs...>{}); }
 
@@ -381,6 +448,10 @@ struct Compound {
   template <std::size_t... I>
   static Group exp_impl(const double* xi, std::index_sequence<I...>) {
     return Group{Fs::exp(xi + alg_offsets[I])...};
+  }
+  template <Coordinates C, std::size_t... I>
+  static Group chart_impl(const double* xi, std::index_sequence<I...>) {
+    return Group{Fs::template chart<C>(xi + alg_offsets[I])...};
   }
   template <std::size_t... I>
   static Group compose_impl(const Group& g, const Group& h, std::index_sequence<I...>) {

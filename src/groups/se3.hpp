@@ -111,6 +111,36 @@ inline Vec6 dexpinv(const Vec6& x, const Vec6& y) { return apply_phi_ad(dexpinv_
 /// Exact dexp_x(y) on se(3) (every x; checked against the long-double 6x6 series of ad_x).
 inline Vec6 dexp(const Vec6& x, const Vec6& y) { return apply_phi_ad(dexp_coefficients(rot(x).norm()), x, y); }
 
+// ---- other coordinate maps (conventions of so3.hpp: right-trivialised differentials) ----------
+
+/// Cayley map of the 4x4 matrix X = hat(A, a): (I - X/2)^-1 (I + X/2) = (cay(A), W a) with
+/// W = (I - hat A/2)^-1 = (I + cay(A))/2.
+inline Element cay(const Vec6& x) {
+  const Mat3 C = so3::cay(rot(x));
+  return {C, 0.5 * (trans(x) + C * trans(x))};
+}
+/// dcayinv_X(Y) = (I - X/2) Y (I + X/2) = Y - [X, Y]/2 - X Y X/4 on 4x4 matrices; for
+/// X = (A, a), Y = (B, b):
+///   (B - A x B/2 + (A.B) A/4,  b - (A x b - B x a)/2 - A x (B x a)/4).
+inline Vec6 dcayinv(const Vec6& x, const Vec6& y) {
+  const Vec3 A = rot(x), a = trans(x), B = rot(y), b = trans(y);
+  const Vec3 Bxa = B.cross(a);
+  return make(so3::dcayinv(A, B), b - 0.5 * (A.cross(b) - Bxa) - 0.25 * A.cross(Bxa));
+}
+
+/// Coordinates of the second kind in the basis of the layout (E_1..E_3 rotations about the
+/// axes, E_4..E_6 translations): exp(x_1 E_1) ... exp(x_6 E_6) = (R, R a), R = so3::second_kind(A).
+inline Element second_kind(const Vec6& x) {
+  const Mat3 R = so3::second_kind(rot(x));
+  return {R, R * trans(x)};
+}
+/// With g = (R, R a): dg g^-1 = (dR R^T, R da), so dpsi_(A,a)(B, b) = (dpsi^SO(3)_A(B), R b) and
+///   dpsiinv_(A,a)(C, c) = (dpsiinv^SO(3)_A(C), R^T c).   Defined for |A_2| < pi/2.
+inline Vec6 dsecond_kindinv(const Vec6& x, const Vec6& y) {
+  const Mat3 R = so3::second_kind(rot(x));
+  return make(so3::dsecond_kindinv(rot(x), rot(y)), R.transpose() * trans(y));
+}
+
 // ---- coadjoint operators on se(3)* = (Pi, Gamma), [P] 3.4.2 -----------------
 inline Vec6 Ad_star(const Element& g, const Vec6& mu) {
   const Vec3 Pi = rot(mu), G = trans(mu);

@@ -340,6 +340,59 @@ inline Vec3 cayley_inv(const Mat3& R) {
   return vee(F);
 }
 
+// ---- other coordinate maps (RKMK key `coordinates`, groups/coordinates.hpp) -----------------
+// Conventions as exp's: a map phi: so(3) -> SO(3) with phi(0) = I, its right-trivialised
+// differential d/dt phi(a + t b)|_0 = hat(dphi_a(b)) phi(a) and the inverse dphiinv_a, so that
+// sigma' = dphiinv_sigma(f) solves Q' = hat(f) Q with Q = phi(sigma) Q_0 (Iserles, Munthe-Kaas,
+// Norsett & Zanna, Acta Numerica 9 (2000), sec. 8.3 for cay; Owren & Marthinsen, Numer. Math. 87
+// (2001) for the second kind; [P] 2.3 names both).
+
+/// Cayley map in the convention of Iserles et al.: cay(a) = (I - hat a/2)^-1 (I + hat a/2)
+///   = I + 4/(4 + a.a) (hat a + hat a^2/2),
+/// the rotation by 2 atan(|a|/2) about a: [L]'s cayley() at f = a/2. Defined on all of R^3.
+inline Mat3 cay(const Vec3& a) { return cayley(0.5 * a); }
+/// Right-trivialised differential of cay: dcay_a(b) = (I - hat a/2)^-1 hat b (I + hat a/2)^-1, so
+/// dcayinv_a(b) = (I - hat a/2) hat b (I + hat a/2) = b - [a, b]/2 - hat a hat b hat a/4
+///   = b - a x b/2 + (a.b) a/4     (hat a hat b hat a = -(a.b) hat a).
+/// A polynomial: defined and well conditioned for every a.
+inline Vec3 dcayinv(const Vec3& a, const Vec3& b) { return b - 0.5 * a.cross(b) + (0.25 * a.dot(b)) * a; }
+/// dcay_a(b) = vee((I - hat a/2)^-1 hat b (I + hat a/2)^-1) (tests).
+inline Vec3 dcay(const Vec3& a, const Vec3& b) {
+  const Mat3 A = hat(a), I = Mat3::Identity();
+  return vee((I - 0.5 * A).inverse() * hat(b) * (I + 0.5 * A).inverse());
+}
+
+/// Rotation by t about the coordinate axis e_k: exp(t hat(e_k)).
+inline Mat3 axis_rotation(int k, double t) {
+  const double c = std::cos(t), s = std::sin(t);
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  Mat3 R = Mat3::Identity();
+  R(i, i) = c;
+  R(i, j) = -s;
+  R(j, i) = s;
+  R(j, j) = c;
+  return R;
+}
+/// Canonical coordinates of the second kind in the basis E_k = hat(e_k) ([P] 2.3, Owren &
+/// Marthinsen 2001): psi(a) = exp(a_1 E_1) exp(a_2 E_2) exp(a_3 E_3) (x-y-z Cardan angles).
+inline Mat3 second_kind(const Vec3& a) { return axis_rotation(0, a[0]) * axis_rotation(1, a[1]) * axis_rotation(2, a[2]); }
+/// Right-trivialised differential of psi: dpsi_a(b) = b_1 e_1 + b_2 R_1 e_2 + b_3 R_1 R_2 e_3
+/// (R_k = exp(a_k E_k); Ad_R x = R x), i.e. the matrix [e_1, R_1 e_2, R_1 R_2 e_3]
+///   = [[1, 0, s2], [0, c1, -s1 c2], [0, s1, c1 c2]]   (ck = cos a_k, sk = sin a_k),
+/// with determinant c2.
+inline Vec3 dsecond_kind(const Vec3& a, const Vec3& b) {
+  const double c1 = std::cos(a[0]), s1 = std::sin(a[0]), c2 = std::cos(a[1]), s2 = std::sin(a[1]);
+  return Vec3(b[0] + s2 * b[2], c1 * b[1] - s1 * c2 * b[2], s1 * b[1] + c1 * c2 * b[2]);
+}
+/// Its inverse in closed form (derived from the matrix above, tested against finite differences):
+///   dpsiinv_a(w) = (w_1 - tan a_2 (c1 w_3 - s1 w_2),  c1 w_2 + s1 w_3,  (c1 w_3 - s1 w_2)/c2).
+/// Defined for |a_2| < pi/2 (gimbal lock at cos a_2 = 0); inside RKMK a = O(h).
+inline Vec3 dsecond_kindinv(const Vec3& a, const Vec3& w) {
+  const double c1 = std::cos(a[0]), s1 = std::sin(a[0]), c2 = std::cos(a[1]), s2 = std::sin(a[1]);
+  const double z = c1 * w[2] - s1 * w[1];
+  return Vec3(w[0] - (s2 / c2) * z, c1 * w[1] + s1 * w[2], z / c2);
+}
+
 /// Frobenius norm of Q^T Q - I: the orthogonality error of [K] Fig. 3.6.
 inline double orthogonality_error(const Mat3& Q) {
   return (Q.transpose() * Q - Mat3::Identity()).norm();

@@ -133,6 +133,49 @@ void Space::dexp(const double* u, const double* v, double* out) const {
   }
 }
 
+namespace {
+// Calls fn.template operator()<C>() for the map c other than exp.
+template <class Fn>
+void dispatch_chart(Coordinates c, Fn&& fn) {
+  if (c == Coordinates::Cayley)
+    fn.template operator()<Coordinates::Cayley>();
+  else if (c == Coordinates::SecondKind)
+    fn.template operator()<Coordinates::SecondKind>();
+  else
+    throw std::logic_error("dispatch_chart: exp has its own kernels");
+}
+}  // namespace
+
+void Space::chart_act(Coordinates c, const double* xi, const double* y, double* out) const {
+  if (c == Coordinates::Exp) return exp_act(xi, y, out);
+  dispatch_chart(c, [&]<Coordinates C>() {
+    for (const Block& b : blocks_) {
+      dispatch(b.kind, [&]<class F>() {
+        for_components(b.count, [&](std::size_t i) {
+          F::act(F::template chart<C>(xi + b.alg_offset + i * F::alg_dim), y + b.state_offset + i * F::state_dim,
+                 out + b.state_offset + i * F::state_dim);
+        });
+      });
+    }
+  });
+}
+
+void Space::dchartinv(Coordinates c, const double* u, const double* v, double* out, int terms) const {
+  if (c == Coordinates::Exp) return dexpinv(u, v, out, terms);
+  if (terms != kExactDexpinv)
+    throw std::logic_error("Space::dchartinv: the Bernoulli series (terms) is exp's; other maps are exact only");
+  dispatch_chart(c, [&]<Coordinates C>() {
+    for (const Block& b : blocks_) {
+      dispatch(b.kind, [&]<class F>() {
+        for_components(b.count, [&](std::size_t i) {
+          const std::size_t o = b.alg_offset + i * F::alg_dim;
+          F::template dchartinv<C>(u + o, v + o, out + o);
+        });
+      });
+    }
+  });
+}
+
 void Space::rkmk_stage(const RkmkStage& s) const {
   for (const Block& b : blocks_) {
     dispatch(b.kind, [&]<class F>() {

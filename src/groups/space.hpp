@@ -67,6 +67,12 @@ class Space {
   void dexpinv(const double* u, const double* v, double* out, int terms = kExactDexpinv) const;
   /// out = dexp_u(v) (exact).
   void dexp(const double* u, const double* v, double* out) const;
+  /// out = psi(phi(xi), y) for the coordinate map c (coordinates.hpp); out may alias y. For
+  /// Coordinates::Exp this is exp_act (the same bits).
+  void chart_act(Coordinates c, const double* xi, const double* y, double* out) const;
+  /// out = dphiinv_u(v) of the map c (exact); for Coordinates::Exp this is dexpinv(u, v, out, terms),
+  /// the other maps take terms = kExactDexpinv only.
+  void dchartinv(Coordinates c, const double* u, const double* v, double* out, int terms = kExactDexpinv) const;
   /// Projects every component onto its manifold (|q| = 1, q.w = 0, Q^T Q = I).
   void project(double* y) const;
 

@@ -17,6 +17,11 @@ const bool kRkmkKeys = declare_options({
      "dexpinv in RKMK methods: 'exact' (closed form of each group) or the number q of commutators of the "
      "Bernoulli series [P] eq. (8)",
      {}, "method"},
+    {"coordinates", OptionType::Choice, "exp",
+     "coordinate map of RKMK methods: exp (default), cayley (Cayley map, exact dcayinv; Iserles et al. 2000 "
+     "sec. 8.3) or second_kind (canonical coordinates of the second kind, [P] 2.3; Owren & Marthinsen 2001); "
+     "the other maps need dexpinv = exact",
+     {"exp", "cayley", "second_kind"}, "method"},
 });
 
 // <edge> parse: key dexpinv
@@ -29,19 +34,37 @@ int dexpinv_terms_from(const Config& cfg, int fallback) {
                      std::to_string(kMaxDexpinvTerms));
   return static_cast<int>(q);
 }
+
+// <edge> parse: key coordinates (with the dexpinv terms already parsed: the Bernoulli series of
+// [P] eq. (8) is exp's, the other maps have their exact dphiinv only)
+Coordinates coordinates_from(const Config& cfg, int terms, const std::string& method) {
+  const std::string v = cfg.get_string("coordinates", "exp");
+  Coordinates c = Coordinates::Exp;
+  if (!coordinates_from_name(v, c))
+    throw UsageError("key 'coordinates' has value " + quote(v) + "; allowed: exp, cayley, second_kind");
+  if (c != Coordinates::Exp && terms != kExactDexpinv)
+    throw UsageError("key 'coordinates' = " + quote(v) + " with method " + quote(method) +
+                     " needs the exact inverse differential, but dexpinv is truncated after q = " +
+                     std::to_string(terms) + " commutators (a series of exp's); set dexpinv = exact" +
+                     (cfg.was_set("dexpinv") ? std::string() : " (or use rkmk4 for rkmk4_trunc)") +
+                     ", or coordinates = exp");
+  return c;
+}
 // </edge>
 
 }  // namespace
 
-RkmkStepper::RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms)
-    : info_(std::move(info)), table_(std::move(table)), terms_(dexpinv_terms) {
+RkmkStepper::RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms, Coordinates coordinates)
+    : info_(std::move(info)), table_(std::move(table)), terms_(dexpinv_terms), coords_(coordinates) {
+  if (coords_ != Coordinates::Exp && terms_ != kExactDexpinv)
+    throw std::logic_error("RkmkStepper: a truncated dexpinv with another coordinate map (refused at parse)");
   table_.validate();
   fsal_ = table_.fsal();
   if (table_.has_embedded())
     for (int j = 0; j < table_.stages; ++j) db_.push_back(table_.b[j] - table_.bhat[j]);
   double w[kMaxStages];
   dense_order_ = dense_weights(table_, 0.5, w);
-  fusable_ = !fsal_ && !table_.has_embedded();
+  fusable_ = !fsal_ && !table_.has_embedded() && coords_ == Coordinates::Exp;
   for (int i = 0; i < table_.stages; ++i)
     for (int j = 0; j + 1 < i; ++j) fusable_ = fusable_ && table_.a(i, j) == 0.0;
   fused_ = fusable_;
@@ -136,11 +159,11 @@ void RkmkStepper::stages(double t, double h, const double* y) {
   }
   for (int i = 1; i < s; ++i) {
     combine(&table_.A[static_cast<std::size_t>(i * s)], i, h, u_.data());  // row i of A, a_ij for j < i
-    sp.exp_act(u_.data(), y, ystage_.data());
+    sp.chart_act(coords_, u_.data(), y, ystage_.data());
     ++counters_.exp;
     model_->vector_field(t + table_.c[static_cast<std::size_t>(i)] * h, ystage_.data(), f_.data());
     ++counters_.rhs;
-    sp.dexpinv(u_.data(), f_.data(), k_[static_cast<std::size_t>(i)].data(), terms_);
+    sp.dchartinv(coords_, u_.data(), f_.data(), k_[static_cast<std::size_t>(i)].data(), terms_);
     ++counters_.dexpinv;
     if (terms_ > 0) counters_.brackets += static_cast<std::uint64_t>(terms_);
   }
@@ -159,7 +182,7 @@ void RkmkStepper::step(double t, double h, double* y) {
     f0_valid_ = true;
   } else {
     combine(table_.b.data(), table_.stages, h, sigma_.data());
-    model_->space().exp_act(sigma_.data(), y, y);
+    model_->space().chart_act(coords_, sigma_.data(), y, y);
     ++counters_.exp;
     f0_valid_ = false;
   }
@@ -176,7 +199,7 @@ double RkmkStepper::try_step(double t, double h, const double* y, double* y_new,
     sigma = u_.data();
   } else {
     combine(table_.b.data(), table_.stages, h, sigma_.data());
-    model_->space().exp_act(sigma_.data(), y, y_new);
+    model_->space().chart_act(coords_, sigma_.data(), y, y_new);
     ++counters_.exp;
   }
   combine(db_.data(), table_.stages, h, err_.data());
@@ -190,7 +213,7 @@ bool RkmkStepper::dense_output(double t, double h, double theta, const double* y
   dense_weights(table_, theta, w);
   dense_sigma_.resize(na_);
   combine(w, table_.stages, h, dense_sigma_.data());  // k_1..k_s of the accepted trial step
-  model_->space().exp_act(dense_sigma_.data(), y, out);
+  model_->space().chart_act(coords_, dense_sigma_.data(), y, out);
   ++counters_.exp;
   return false;
 }
@@ -260,6 +283,7 @@ MethodInfo rkmk_info(const std::string& name, const ButcherTable& t, int order, 
   m.exps_per_step = t.fsal() ? t.stages - 1 : t.stages;  // stage actions + final action
   m.description = desc;
   m.source = source;
+  m.coordinate_maps = true;
   return m;
 }
 
@@ -275,6 +299,10 @@ std::string dexpinv_note(int terms) {
   return terms == kExactDexpinv ? std::string() : "; dexpinv truncated after q = " + std::to_string(terms) + " commutators";
 }
 
+std::string coordinates_note(Coordinates c) {
+  return c == Coordinates::Exp ? std::string() : std::string("; coordinates ") + coordinates_name(c);
+}
+
 MethodEntry rkmk_entry(const std::string& name, const std::string& table, int default_terms, bool embedded,
                        const std::string& desc, const std::string& source) {
   const ButcherTable& t = butcher_table(table);
@@ -288,15 +316,20 @@ MethodEntry rkmk_entry(const std::string& name, const std::string& table, int de
                               embedded ? rkmk_order(t.embedded_order, default_terms) : 0, desc, source);
   return {name, info,
           [info, used, default_terms](const MethodOptions& o) {
-            const int q = options_as<RkmkOptions>(o, RkmkOptions{default_terms, {}}).dexpinv_terms;
+            const RkmkOptions opt = options_as<RkmkOptions>(o, RkmkOptions{default_terms, {}});
+            const int q = opt.dexpinv_terms;
             MethodInfo m = info;
             m.order = rkmk_order(used.order, q);
             if (used.has_embedded()) m.embedded_order = rkmk_order(used.embedded_order, q);
             if (q != default_terms) m.description += dexpinv_note(q);
-            return std::make_unique<RkmkStepper>(m, used, q);
+            m.description += coordinates_note(opt.coordinates);
+            return std::make_unique<RkmkStepper>(m, used, q, opt.coordinates);
           },
           // <edge>
-          [default_terms](const Config& cfg) { return MethodOptions(RkmkOptions{dexpinv_terms_from(cfg, default_terms), {}}); }
+          [default_terms, name](const Config& cfg) {
+            const int q = dexpinv_terms_from(cfg, default_terms);
+            return MethodOptions(RkmkOptions{q, {}, coordinates_from(cfg, q, name)});
+          }
           // </edge>
   };
 }
@@ -307,8 +340,9 @@ MethodEntry rkmk_user_entry() {
   info.family = "rkmk";
   info.description =
       "RKMK from a user tableau (keys tableau.*; order computed from the order conditions, "
-      "`liebench tableau FILE.cfg`; key dexpinv applies)";
+      "`liebench tableau FILE.cfg`; keys dexpinv and coordinates apply)";
   info.source = "user";
+  info.coordinate_maps = true;
   return {"rkmk_user", info,
           [](const MethodOptions& o) {
             const RkmkOptions& opt = std::any_cast<const RkmkOptions&>(o);
@@ -316,12 +350,15 @@ MethodEntry rkmk_user_entry() {
             const int q = opt.dexpinv_terms;
             const MethodInfo m = rkmk_info("rkmk_user", t, rkmk_order(t.order, q),
                                            t.has_embedded() ? rkmk_order(t.embedded_order, q) : 0,
-                                           "RKMK, user tableau '" + t.name + "'" + dexpinv_note(q), "user tableau");
-            return std::make_unique<RkmkStepper>(m, t, q);
+                                           "RKMK, user tableau '" + t.name + "'" + dexpinv_note(q) +
+                                               coordinates_note(opt.coordinates),
+                                           "user tableau");
+            return std::make_unique<RkmkStepper>(m, t, q, opt.coordinates);
           },
           // <edge>
           [](const Config& cfg) {
-            return MethodOptions(RkmkOptions{dexpinv_terms_from(cfg, kExactDexpinv), butcher_table_from_config(cfg)});
+            const int q = dexpinv_terms_from(cfg, kExactDexpinv);
+            return MethodOptions(RkmkOptions{q, butcher_table_from_config(cfg), coordinates_from(cfg, q, "rkmk_user")});
           }
           // </edge>
   };

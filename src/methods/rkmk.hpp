@@ -10,6 +10,10 @@
 //
 // dexpinv is the exact closed form of each factor (default) or the Bernoulli series with q
 // commutators; q >= p - 2 keeps order p ([P] 2.2, [K] 2.7).
+// Key coordinates replaces exp by another coordinate map phi (groups/coordinates.hpp: the Cayley
+// map or canonical coordinates of the second kind) and dexpinv by the exact inverse of phi's
+// right-trivialised differential; the order is the table's (Iserles et al., Acta Numerica 9
+// (2000) sec. 8.3; Owren & Marthinsen, Numer. Math. 87 (2001)).
 #include <algorithm>
 #include <vector>
 
@@ -22,11 +26,13 @@ namespace lie {
 struct RkmkOptions {
   int dexpinv_terms = kExactDexpinv;  // q commutators of [P] eq. (8), or kExactDexpinv
   ButcherTable table;                 // rkmk_user: the user tableau (butcher_table_from_config)
+  Coordinates coordinates = Coordinates::Exp;  // key coordinates (other maps: exact dphiinv only)
 };
 
 class RkmkStepper final : public Stepper {
  public:
-  RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms);
+  RkmkStepper(MethodInfo info, ButcherTable table, int dexpinv_terms,
+              Coordinates coordinates = Coordinates::Exp);
   const MethodInfo& info() const override { return info_; }
   void bind(Model& model, par::Context& ctx) override;
   void step(double t, double h, double* y) override;
@@ -41,8 +47,9 @@ class RkmkStepper final : public Stepper {
   bool dense_output(double t, double h, double theta, const double* y, double* out, std::size_t n) override;
   int dense_order() const override { return dense_order_ ? std::min(dense_order_, info_.order) : info_.order; }
   const ButcherTable& table() const { return table_; }
+  Coordinates coordinates() const { return coords_; }
   /// Whether step() runs the fused stage passes (Space::rkmk_stage: tables whose A has only a
-  /// sub-diagonal, without FSAL or embedded weights, e.g. rk4), with 5 algebra/state arrays
+  /// sub-diagonal, without FSAL or embedded weights, e.g. rk4, and the exponential map), with 5 algebra/state arrays
   /// instead of s + 4. Tests switch it off to compare both paths bitwise; call before bind().
   bool fused() const { return fused_; }
   void set_fused(bool on) { fused_ = on && fusable_; }
@@ -57,13 +64,14 @@ class RkmkStepper final : public Stepper {
   MethodInfo info_;
   ButcherTable table_;
   int terms_;
+  Coordinates coords_;
   Model* model_ = nullptr;
   par::Context* ctx_ = nullptr;
   std::size_t na_ = 0, ns_ = 0;
   std::vector<std::vector<double>> k_;
   static constexpr int kMaxStages = ButcherTable::kMaxStages;
   bool fsal_ = false;        // last stage at y_{n+1} (a_sj = b_j): f(y_{n+1}) is reused
-  bool fusable_ = false;     // A only sub-diagonal, no FSAL, no embedded weights
+  bool fusable_ = false;     // A only sub-diagonal, no FSAL, no embedded weights, exp coordinates
   bool fused_ = false;       // step() uses fused_step(); k_ is then empty (k_1 lives in f_)
   bool threaded_ = false;    // algebra loops on an OpenMP team (decided in bind())
   std::vector<double> db_;   // b - bhat (embedded pairs)

@@ -8,6 +8,7 @@
 #include <omp.h>
 #include <stdexcept>
 
+#include "core/quote.hpp"
 #include "methods/butcher.hpp"
 
 namespace lie {
@@ -108,6 +109,11 @@ MethodChoice parse_method(const std::string& name, const Config& cfg, const std:
   const MethodEntry& e = method_entry(name, what);
   const MethodSpec spec = parse_method_spec(name, what);
   MethodChoice m{name, &e, {}};
+  // Key coordinates (rkmk.cpp): a method without a coordinate map refuses it rather than ignore it.
+  if (const std::string c = cfg.get_string("coordinates", "exp"); c != "exp" && !e.info.coordinate_maps)
+    throw UsageError("key 'coordinates' = " + quote(c) + ": method " + quote(name) + " (family " + e.info.family +
+                     ") has no coordinate map (only the RKMK methods built on a Butcher table take one); run " +
+                     quote(name) + " with coordinates = exp");
   if (e.parse) m.options = spec.tableau.empty() ? e.parse(cfg) : e.parse(user_tableau_config(cfg, spec.tableau, name));
   return m;
 }

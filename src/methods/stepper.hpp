@@ -23,8 +23,9 @@ struct StepCounters {
   std::uint64_t steps = 0;      // accepted steps
   std::uint64_t rejected = 0;   // rejected trial steps (adaptive runs)
   std::uint64_t rhs = 0;        // evaluations of f
-  std::uint64_t exp = 0;        // exponentials/actions of the product group
-  std::uint64_t dexpinv = 0;    // dexpinv evaluations
+  std::uint64_t exp = 0;        // exponentials/actions of the product group (RKMK with key coordinates:
+                                // actions of that map, cay or the second-kind product)
+  std::uint64_t dexpinv = 0;    // dexpinv evaluations (with key coordinates: dcayinv / dpsiinv)
   std::uint64_t brackets = 0;   // explicit commutators (truncated dexpinv, Casas-Owren)
   std::uint64_t iterations = 0; // nonlinear iterations (implicit methods)
 };
@@ -61,6 +62,7 @@ struct MethodInfo {
   std::string description;
   std::string source;       // citation, e.g. "[P] eq. (9)"
   std::string needs;        // "" (any model) | "cotangent_hamiltonian" | "sphere_lagrangian" | "rigid_bodies"
+  bool coordinate_maps = false;  // reads key coordinates (RKMK from a Butcher table); others refuse it
 };
 
 class Stepper {
