@@ -61,6 +61,10 @@ struct MethodInfo {
   std::string description;
   std::string source;       // citation, e.g. "[P] eq. (9)"
   std::string needs;        // "" (any model) | "cotangent_hamiltonian" | "sphere_lagrangian" | "rigid_bodies"
+                            // | "base" (a composition: what its base method needs)
+  /// Phi_{-h} = Phi_h^{-1} (Hairer, Lubich & Wanner, GNI II.3): a symmetric method of order 2 is a
+  /// base of the compositions (methods/composition.hpp).
+  bool time_symmetric = false;
 };
 
 class Stepper {
