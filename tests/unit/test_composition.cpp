@@ -126,6 +126,14 @@ const Problem kHeavyTop{"slgi, heavy top",
                         1.0,
                         {16, 32, 64, 128}};
 
+const Problem kSprings{"lgvi_explicit, spring pendula", {{"model", "spring_pendula"}}, 0.5, {16, 32, 64, 128}};
+Problem quadratic_top() {
+  Problem p = kHeavyTop;
+  p.label = "slgi_kk, heavy top (quadratic)";
+  p.model_keys.push_back({"heavy_top.formulation", "quadratic"});
+  return p;
+}
+
 // The last two orders (the asymptotic range) within [p - 0.2, p + 0.3].
 void expect_order(const std::vector<double>& o, double p, const std::string& what) {
   ASSERT_GE(o.size(), 2u);
@@ -204,6 +212,18 @@ TEST(Composition, OrdersFourAndSixOnSlgiAtOneHalf) {
   expect_order(orders("composition:kahan_li6", base, kHeavyTop), 6.0, "kahan_li6");
 }
 
+// The two other bases the registry marks time-symmetric: the explicit LGVI ([L] Corollary 3) on
+// [L] Example 3's spring pendula, SLGI on the quadratic formulation (SLGIKK, [P] 3.4.4).
+TEST(Composition, OrdersFourAndSixOnLgviExplicitAndSlgiKk) {
+  for (const auto& [base, p] : std::vector<std::pair<std::string, Problem>>{{"lgvi_explicit", kSprings},
+                                                                             {"slgi_kk", quadratic_top()}}) {
+    const Pairs keys = {{"composition.base", base}};
+    expect_order(orders(base, {}, p), 2.0, base);
+    expect_order(orders("composition:yoshida4", keys, p), 4.0, base + " yoshida4");
+    expect_order(orders("composition:kahan_li6", keys, p), 6.0, base + " kahan_li6");
+  }
+}
+
 // The conditions assume a symmetric base: with Heun's RKMK (second order, not symmetric) the
 // triple jump gains one order, not two (GNI II.4: p + 1 = 3 for any base of order p, p + 2 only
 // for a symmetric one). (Built directly: the method refuses such a base.)
@@ -235,7 +255,8 @@ TEST(Composition, ForthAndBackToRoundOff) {
   // 3.5e-14 for lgvi alone, 3.5e-13 for yoshida4 and 3e-12 for kahan_li6 on this chaotic state.
   for (const Case& c : {Case{kPendulum, "lgvi", 1e-11}, Case{kPendulum, "", 1e-12}, Case{kRigidBody, "dlm", 1e-13},
                         Case{kRigidBody, "no_squish", 1e-13}, Case{kRigidBody, "rotor_exact", 1e-12},
-                        Case{kHeavyTop, "slgi", 1e-12}}) {
+                        Case{kHeavyTop, "slgi", 1e-12}, Case{kSprings, "lgvi_explicit", 1e-12},
+                        Case{quadratic_top(), "slgi_kk", 1e-12}}) {
     for (const std::string m : {"composition:yoshida4", "composition:kahan_li6"}) {
       par::Context ctx(MPI_COMM_SELF);
       auto model = model_of(c.p, ctx);
