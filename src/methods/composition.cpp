@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 #include "core/quote.hpp"
 #include "core/stop.hpp"
@@ -77,6 +79,33 @@ int composition_order(const std::vector<double>& c, double tol) {
   return 6;
 }
 
+std::string composition_report(const std::string& name, const std::vector<double>& c, double tol) {
+  std::ostringstream os;
+  os << std::setprecision(17);
+  os << "composition " << quote(name) << " (" << c.size() << " steps of the base)\n";
+  bool symmetric = true;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    os << "  c_" << i + 1 << " = " << c[i] << "\n";
+    symmetric = symmetric && std::fabs(c[i] - c[c.size() - 1 - i]) <= kExactTolerance * std::max(1.0, std::fabs(c[i]));
+  }
+  os << "symmetric (c_i = c_{s+1-i}): " << (symmetric ? "yes" : "NO (refused as a method)") << "\n"
+     << "order conditions of a symmetric composition of a symmetric method (GNI V.3.2), tolerance " << tol
+     << " (sum c_i = 1: 1e-14):\n";
+  const auto r = composition_residuals(c);
+  const char* what[] = {"sum c_i = 1                                  (order 2)",
+                        "sum c_i^3 = 0                                (order 4)",
+                        "sum c_i^5 = 0                                (order 6)",
+                        "sum c_i^3 (c_1 + .. + c_{i-1} + c_i/2)^2 = 0 (order 6)"};
+  os << std::setprecision(3) << std::scientific;
+  for (std::size_t k = 0; k < r.size(); ++k)
+    os << "  " << what[k] << "  residual " << std::setw(10) << r[k] << "  "
+       << (std::fabs(r[k]) <= (k == 0 ? kExactTolerance : tol) ? "ok" : "VIOLATED") << "\n";
+  const int p = composition_order(c, tol);
+  if (p == 0) os << "order found: none (sum c_i != 1: refused as a method)\n";
+  else os << "order found: " << p << (p == 6 ? " (or more: not checked)" : "") << "\n";
+  return os.str();
+}
+
 CompositionStepper::CompositionStepper(MethodInfo info, std::unique_ptr<Stepper> base, std::vector<double> c)
     : info_(std::move(info)), base_(std::move(base)), c_(std::move(c)) {
   double before = 0.0;
@@ -150,6 +179,33 @@ std::vector<double> parse_coefficients(const std::string& key, const std::string
 }  // namespace
 
 // <edge> parse: compositions (keys composition.*)
+std::vector<double> composition_coefficients(const Config& cfg, const std::string& name, std::string* source) {
+  // the section's (numbers or a shipped set's name), or the shipped set itself
+  const std::string key = "composition." + name + ".coefficients";
+  const std::string text = cfg.get_string(key, name);
+  if (const ShippedComposition* s = shipped(text)) {
+    if (source) *source = s->source;
+    return parse_coefficients(key, s->coefficients);
+  }
+  if (!cfg.was_set(key))
+    throw UsageError("composition " + quote(name) + ": section [composition." + name + "] has no key coefficients; "
+                     "give c_1, ..., c_s (or the name of a shipped set: " + shipped_names() + ")");
+  if (source) *source = "user composition (experiment file)";
+  return parse_coefficients(key, text);
+}
+
+std::vector<std::string> user_composition_names(const Config& cfg) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : cfg.resolved_pairs()) {
+    const std::string suffix = ".coefficients";
+    if (k.rfind("composition.", 0) != 0 || k.size() <= 12 + suffix.size() || !cfg.was_set(k) ||
+        k.compare(k.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    out.push_back(k.substr(12, k.size() - 12 - suffix.size()));
+  }
+  return out;
+}
+
 Config composition_config(const Config& cfg, const std::string& name, const std::string& spec) {
   const bool section = cfg.was_set("composition." + name + ".coefficients") || cfg.was_set("composition." + name + ".base");
   if (section && shipped(name))
@@ -171,18 +227,8 @@ CompositionOptions parse_composition(const Config& cfg) {
                      "; or section [composition.<name>] with key coefficients)");
   const std::string spec = "composition:" + o.name;
   const std::string ckey = "composition." + o.name + ".coefficients", bkey = "composition." + o.name + ".base";
-  // coefficients: the section's (numbers or a shipped set's name) or the shipped set itself
-  std::string text = cfg.get_string(ckey, o.name), key = ckey;
-  if (const ShippedComposition* s = shipped(text)) {
-    o.coefficients = parse_coefficients(key, s->coefficients);
-    o.source = s->source;
-  } else {
-    if (!cfg.was_set(ckey))
-      throw UsageError("method " + quote(spec) + ": section [composition." + o.name + "] has no key coefficients; "
-                       "give c_1, ..., c_s (or the name of a shipped set: " + shipped_names() + ")");
-    o.coefficients = parse_coefficients(key, text);
-    o.source = "user composition (experiment file)";
-  }
+  const std::string text = cfg.get_string(ckey, o.name);
+  o.coefficients = composition_coefficients(cfg, o.name, &o.source);
   const std::vector<double>& c = o.coefficients;
   const std::size_t s = c.size();
   for (std::size_t i = 0; i < s; ++i)

@@ -35,7 +35,10 @@ std::vector<double> composition_residuals(const std::vector<double>& c);
 /// The order the coefficients satisfy with |residual| <= tol: 2, 4 or 6 (0: sum c_i != 1).
 int composition_order(const std::vector<double>& c, double tol);
 
-/// The shipped compositions: name, coefficients (17+ significant digits), order, source.
+/// The order conditions with their residuals and the order found (`liebench tableau`).
+std::string composition_report(const std::string& name, const std::vector<double>& c, double tol);
+
+/// The shipped compositions: name, coefficients (17+ significant digits), source.
 struct ShippedComposition {
   const char* name;
   const char* coefficients;
@@ -47,6 +50,11 @@ const std::vector<ShippedComposition>& shipped_compositions();
 /// which it builds composition `name` (cfg with composition.name = name); UsageError naming
 /// `spec` for a name that is neither shipped nor a section [composition.<name>].
 bool takes_composition_name(const std::string& method);
+/// The coefficients of composition `name`: section [composition.<name>] (numbers or the name of a
+/// shipped set), else the shipped set `name`; `source` gets its citation. UsageError if neither.
+std::vector<double> composition_coefficients(const Config& cfg, const std::string& name, std::string* source = nullptr);
+/// Names of the sections [composition.<name>] with key coefficients (`liebench tableau FILE.cfg`).
+std::vector<std::string> user_composition_names(const Config& cfg);
 Config composition_config(const Config& cfg, const std::string& name, const std::string& spec);
 
 class CompositionStepper final : public Stepper {

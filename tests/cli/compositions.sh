@@ -58,6 +58,20 @@ CFG
 stop_and_restart "slgi composition" tint.h5 "TERM TERM USR1" "2 1" run top.cfg &&
   { same_result tref.h5 tint.h5 && ok "slgi composition stopped and restarted: bitwise" || bad "heavy-top results differ"; }
 
+# `liebench tableau`: the order conditions of the shipped sets and of a file's sections; the
+# sixth-order set with c_1 = c_9 moved by 1e-8 and c_5 by -2e-8 (still summing to 1) keeps order 2 only
+expect_status "tableau kahan_li6" 0 "order found: 6" "$LB" tableau kahan_li6
+expect_status "tableau suzuki4" 0 "order found: 4" "$LB" tableau suzuki4
+cat > comp.cfg <<'CFG'
+[composition.k6]
+coefficients = kahan_li6
+[composition.k6bad]
+coefficients = 0.39216145400731413928, 0.33259913678935943860, -0.70624617255763935981, 0.082213596293550800230, 0.79854397093482996340, 0.082213596293550800230, -0.70624617255763935981, 0.33259913678935943860, 0.39216145400731413928
+CFG
+out=$("$LB" tableau comp.cfg 2>&1)
+[[ "$out" == *"composition 'k6' (9 steps of the base)"*"order found: 6"*"composition 'k6bad'"*"VIOLATED"*"order found: 2"* ]] &&
+  ok "tableau FILE.cfg: both sections, the perturbed one refused its orders" || bad "tableau FILE.cfg: $out"
+
 # refusals: exit 2, one line naming the value and the fix
 refuse() {  # NAME SUBSTRING ARGS...
   local name=$1 text=$2; shift 2
