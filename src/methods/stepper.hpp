@@ -149,10 +149,11 @@ using MethodRegistry = Registry<MethodEntry>;
 /// "<method>", or "<method>:<tableau>" for a method built from a user tableau (rkmk_user,
 /// classical_user): the tableau of that name, whose keys are in section [tableau.<tableau>]
 /// (tableau.<tableau>.A, .b, ...; or the keys tableau.* when tableau.name = <tableau>). Several
-/// user tableaus thus run side by side in one study, each under its own name.
+/// user tableaus thus run side by side in one study, each under its own name. Likewise
+/// "composition:<name>" (methods/composition.hpp): section [composition.<name>] or a shipped set.
 struct MethodSpec {
   std::string method;   // registry key
-  std::string tableau;  // "": none
+  std::string tableau;  // the name after ':' (a tableau's or a composition's); "": none
 };
 /// Splits at ':'; UsageError naming `what` for an empty or ill-formed tableau name.
 MethodSpec parse_method_spec(const std::string& spec, const std::string& what = "method");
