@@ -121,15 +121,17 @@ void list_methods(std::ostream& os, bool md) {
     os << "| method | family | order | embedded | stages | exps/step | explicit | description | source |\n"
           "|---|---|---|---|---|---|---|---|---|\n";
   else
-    os << "Methods:\n  " << std::left << std::setw(18) << "name" << std::setw(11) << "family" << std::setw(8)
+    os << "Methods:\n  " << std::left << std::setw(18) << "name" << std::setw(13) << "family" << std::setw(8)
        << "order" << std::setw(10) << "embedded" << std::setw(8) << "stages" << std::setw(11) << "exps/step"
        << std::setw(10) << "explicit" << "description\n";
   for (const auto* m : MethodRegistry::instance().all()) {
     const MethodInfo& i = m->info;
     // Methods built from a user tableau report the order computed from it at run time.
+    // (a composition's from its coefficients)
     const bool user = i.order == 0;
-    const std::string order = user ? "tableau" : std::to_string(i.order);
-    const std::string emb = user ? "tableau" : i.embedded_order ? std::to_string(i.embedded_order) : "-";
+    const std::string from = i.family == "composition" ? "coeffs" : "tableau";
+    const std::string order = user ? from : std::to_string(i.order);
+    const std::string emb = user && i.family != "composition" ? from : i.embedded_order ? std::to_string(i.embedded_order) : "-";
     const std::string stages = user ? "s" : std::to_string(i.stages);
     const std::string exps = user && i.lie_group ? "s" : std::to_string(i.exps_per_step);
     if (md)
@@ -137,7 +139,7 @@ void list_methods(std::ostream& os, bool md) {
          << exps << " | " << (i.is_explicit ? "yes" : "no") << " | " << md_cell(i.description) << " | "
          << md_cell(i.source) << " |\n";
     else
-      os << "  " << std::left << std::setw(18) << i.name << std::setw(11) << i.family << std::setw(8) << order
+      os << "  " << std::left << std::setw(18) << i.name << std::setw(13) << i.family << std::setw(8) << order
          << std::setw(10) << emb << std::setw(8) << stages << std::setw(11) << exps << std::setw(10)
          << (i.is_explicit ? "yes" : "no") << i.description << "  " << i.source << "\n";
   }

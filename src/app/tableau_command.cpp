@@ -2,7 +2,7 @@
 // trees up to order 8, order_conditions.hpp) of a user Butcher tableau in an experiment file
 // (keys tableau.*) or of the classical method underlying a user commutator-free method (keys
 // cf.*), of a built-in table, or of every built-in table, and prints the residual of every
-// condition and the orders found.
+// condition and the orders found; also the conditions of a composition (methods/composition.hpp).
 #include <mpi.h>
 
 #include <cmath>
@@ -15,6 +15,7 @@
 #include "io/config.hpp"
 #include "methods/butcher.hpp"
 #include "methods/commutator_free.hpp"
+#include "methods/composition.hpp"
 #include "methods/order_conditions.hpp"
 #include "methods/stepper.hpp"
 
@@ -121,7 +122,14 @@ int tableau_main(const std::vector<std::string>& args) {
   for (const auto& n : butcher_table_names()) is_builtin |= n == arg;
   bool is_cf = false;
   for (const auto& n : cf_table_names()) is_cf |= n == arg;
-  if (arg == "--all") {
+  const ShippedComposition* composition = nullptr;
+  for (const auto& c : shipped_compositions())
+    if (arg == c.name) composition = &c;
+  if (composition) {
+    const Config none = Config::from_pairs({});
+    out = composition_report(arg, composition_coefficients(none, arg), none.get_double("composition.tolerance")) +
+          "source: " + composition->source + "\n";
+  } else if (arg == "--all") {
     out = summary();
   } else if (is_builtin) {
     out = check_one(butcher_table(arg), 1e-10, true, true);
@@ -144,14 +152,19 @@ int tableau_main(const std::vector<std::string>& args) {
       if (rank == 0) std::cout << out;
       return 0;
     }
-    // every user tableau of the file: tableau.* and each section [tableau.<name>]
+    // every user tableau of the file: tableau.* and each section [tableau.<name>]; every
+    // section [composition.<name>]
     const auto names = user_tableau_names(cfg);
-    if (names.empty()) butcher_table_from_config(cfg);  // throws: which keys are missing
+    const auto compositions = user_composition_names(cfg);
+    if (names.empty() && compositions.empty()) butcher_table_from_config(cfg);  // throws: which keys are missing
     for (const auto& name : names) {
       const ButcherTable t = butcher_table_from_config(cfg.with({{"tableau.name", name}}));
       out += (out.empty() ? "" : "\n") + std::string("user tableau '") + name + "' from " + arg + "\n" +
              check_one(t, cfg.get_double("tableau.tolerance"), false, true);
     }
+    for (const auto& name : compositions)
+      out += (out.empty() ? "" : "\n") + composition_report(name, composition_coefficients(cfg, name),
+                                                            cfg.get_double("composition.tolerance"));
   }
   if (rank == 0) std::cout << method_note << out;
   return 0;
@@ -162,7 +175,9 @@ int tableau_main(const std::vector<std::string>& args) {
 LIEBENCH_REGISTER(CommandEntry, CommandEntry{"tableau", "tableau FILE.cfg | METHOD | TABLE | --all",
                                              "order conditions (rooted trees up to order 8) of a user Butcher tableau "
                                              "(keys tableau.*) or user CF method (keys cf.*), of the table a method is "
-                                             "built on (e.g. rkmk4), of a built-in table, or of all of them",
+                                             "built on (e.g. rkmk4), of a built-in table, or of all of them; those of "
+                                             "a composition (section [composition.<name>], or yoshida4, suzuki4, "
+                                             "kahan_li6)",
                                              &tableau_main})
 
 }  // namespace lie

@@ -331,6 +331,7 @@ MethodInfo lgvi_info(const std::string& name, bool is_explicit, const std::strin
   m.description = desc;
   m.source = source;
   m.needs = "sphere_lagrangian";
+  m.time_symmetric = true;  // [L] (13): L_d(q_{k+1}, q_k, -h) = -L_d(q_k, q_{k+1}, h), a self-adjoint L_d
   return m;
 }
 

@@ -208,6 +208,7 @@ MethodInfo splitting_info(const std::string& name, int exps, const std::string& 
   m.description = desc;
   m.source = source;
   m.needs = "rigid_bodies";
+  m.time_symmetric = true;  // a symmetric (Strang) splitting of exact flows
   return m;
 }
 

@@ -42,6 +42,7 @@ SlgiStepper::SlgiStepper(MethodInfo info, double theta, ImplicitSolveOptions opt
     throw UsageError(os.str());
   }
   info_.order = theta_ == 0.5 ? 2 : 1;
+  info_.time_symmetric = theta_ == 0.5;  // the midpoint member of the family
 }
 
 void SlgiStepper::bind(Model& model, par::Context& ctx) {
@@ -273,6 +274,7 @@ MethodInfo slgi_info(const std::string& name, const std::string& desc, const std
   m.description = desc;
   m.source = source;
   m.needs = "cotangent_hamiltonian";
+  m.time_symmetric = true;  // at theta = 1/2 (the default; SlgiStepper sets it from theta)
   return m;
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/quote.hpp"
 #include "methods/butcher.hpp"
+#include "methods/composition.hpp"
 
 namespace lie {
 
@@ -85,24 +86,31 @@ MethodSpec parse_method_spec(const std::string& spec, const std::string& what) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
   });
   if (!good)
-    throw UsageError(what + " '" + spec + "': the tableau name after ':' must be letters, digits, '_' or '-' (it names "
-                     "the section [tableau.<name>]), e.g. rkmk_user:rkmk38");
+    throw UsageError(what + " '" + spec + "': the name after ':' must be letters, digits, '_' or '-' (it names "
+                     "the section [tableau.<name>] or [composition.<name>]), e.g. rkmk_user:rkmk38");
   return m;
 }
+
+namespace {
+// Methods that take a name after ':': the user tableaus and the compositions.
+bool takes_name(const std::string& method) { return takes_user_tableau(method) || takes_composition_name(method); }
+}  // namespace
 
 const MethodEntry& method_entry(const std::string& spec, const std::string& what) {
   const MethodSpec m = parse_method_spec(spec, what);
   const MethodEntry& e = MethodRegistry::instance().get(m.method, what);
-  if (!m.tableau.empty() && !takes_user_tableau(m.method))
+  if (!m.tableau.empty() && !takes_name(m.method))
     throw UsageError(what + " '" + spec + "': method '" + m.method + "' takes no tableau name; only rkmk_user and "
-                     "classical_user do (rkmk_user:<name> with section [tableau.<name>])");
+                     "classical_user do (rkmk_user:<name> with section [tableau.<name>]), and composition "
+                     "(composition:<name>)");
   return e;
 }
 
 // <edge> parse: a method spec and its keys -> MethodChoice (docs/architecture.md)
 std::string method_display_name(const std::string& spec, const Config& cfg) {
-  if (spec.find(':') != std::string::npos || !takes_user_tableau(spec) || !cfg.was_set("tableau.name")) return spec;
-  return spec + ":" + cfg.get_string("tableau.name");
+  if (spec.find(':') != std::string::npos || !takes_name(spec)) return spec;
+  const std::string key = takes_user_tableau(spec) ? "tableau.name" : "composition.name";
+  return cfg.was_set(key) ? spec + ":" + cfg.get_string(key) : spec;
 }
 
 MethodChoice parse_method(const std::string& name, const Config& cfg, const std::string& what) {
@@ -114,7 +122,10 @@ MethodChoice parse_method(const std::string& name, const Config& cfg, const std:
     throw UsageError("key 'coordinates' = " + quote(c) + ": method " + quote(name) + " (family " + e.info.family +
                      ") has no coordinate map (only the RKMK methods built on a Butcher table take one); run " +
                      quote(name) + " with coordinates = exp");
-  if (e.parse) m.options = spec.tableau.empty() ? e.parse(cfg) : e.parse(user_tableau_config(cfg, spec.tableau, name));
+  if (e.parse)
+    m.options = spec.tableau.empty()                   ? e.parse(cfg)
+                : takes_composition_name(spec.method) ? e.parse(composition_config(cfg, spec.tableau, name))
+                                                       : e.parse(user_tableau_config(cfg, spec.tableau, name));
   return m;
 }
 
@@ -128,19 +139,20 @@ MethodChoice method_choice(const std::string& spec, MethodOptions options) {
 }
 
 std::unique_ptr<Stepper> make_stepper(const MethodChoice& m, const Model& model) {
-  const MethodEntry& e = *m.entry;
+  auto stepper = m.entry->create(m.options);
+  const MethodInfo& info = stepper->info();  // a composition needs what its base needs
   const std::string& name = m.spec;
   const ModelCapabilities caps = model.capabilities();
-  if (e.info.needs == "cotangent_hamiltonian" && !caps.cotangent_hamiltonian)
+  if (info.needs == "cotangent_hamiltonian" && !caps.cotangent_hamiltonian)
     throw UsageError("method '" + name + "' needs a Hamiltonian on a cotangent bundle T*G; model '" + model.name() +
                      "' does not provide one (use heavy_top with formulation = tstar_so3 or quadratic)");
-  if (e.info.needs == "sphere_lagrangian" && !caps.sphere_lagrangian)
+  if (info.needs == "sphere_lagrangian" && !caps.sphere_lagrangian)
     throw UsageError("method '" + name + "' needs a Lagrangian on (S^2)^n; model '" + model.name() +
                      "' does not provide one (use nfold_pendulum or a model on (S^2)^n)");
-  if (e.info.needs == "rigid_bodies" && !caps.rigid_bodies)
+  if (info.needs == "rigid_bodies" && !caps.rigid_bodies)
     throw UsageError("method '" + name + "' needs a system of rigid bodies with a separable Hamiltonian; model '" +
                      model.name() + "' does not provide one (use dipolar or free_rigid_body)");
-  return e.create(m.options);
+  return stepper;
 }
 
 }  // namespace lie

@@ -62,7 +62,11 @@ struct MethodInfo {
   std::string description;
   std::string source;       // citation, e.g. "[P] eq. (9)"
   std::string needs;        // "" (any model) | "cotangent_hamiltonian" | "sphere_lagrangian" | "rigid_bodies"
+                            // | "base" (a composition: what its base method needs)
   bool coordinate_maps = false;  // reads key coordinates (RKMK from a Butcher table); others refuse it
+  /// Phi_{-h} = Phi_h^{-1} (Hairer, Lubich & Wanner, GNI II.3): a symmetric method of order 2 is a
+  /// base of the compositions (methods/composition.hpp).
+  bool time_symmetric = false;
 };
 
 class Stepper {
@@ -147,10 +151,11 @@ using MethodRegistry = Registry<MethodEntry>;
 /// "<method>", or "<method>:<tableau>" for a method built from a user tableau (rkmk_user,
 /// classical_user): the tableau of that name, whose keys are in section [tableau.<tableau>]
 /// (tableau.<tableau>.A, .b, ...; or the keys tableau.* when tableau.name = <tableau>). Several
-/// user tableaus thus run side by side in one study, each under its own name.
+/// user tableaus thus run side by side in one study, each under its own name. Likewise
+/// "composition:<name>" (methods/composition.hpp): section [composition.<name>] or a shipped set.
 struct MethodSpec {
   std::string method;   // registry key
-  std::string tableau;  // "": none
+  std::string tableau;  // the name after ':' (a tableau's or a composition's); "": none
 };
 /// Splits at ':'; UsageError naming `what` for an empty or ill-formed tableau name.
 MethodSpec parse_method_spec(const std::string& spec, const std::string& what = "method");

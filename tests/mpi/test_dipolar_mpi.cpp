@@ -59,7 +59,7 @@ RunResult run(par::Context& ctx, const std::string& method, bool adaptive, doubl
   Dipolar model(params257(cutoff), ctx);
   RunResult r;
   r.y = start(model);
-  auto st = make_stepper(method, Config::from_pairs({}), model);
+  auto st = make_stepper(method, Config::from_pairs({{"composition.base", "dlm"}}), model);  // (compositions)
   st->bind(model, ctx);
   if (adaptive) {
     AdaptiveOptions opt;
@@ -109,11 +109,12 @@ TEST(DipolarMpi, FixedStepRkmk4BitwiseForEveryLayout) {
 }
 
 // The rigid-body splittings (issue 26) use the same pair machinery through forces_and_torques:
-// one force evaluation per step, the same bits on every ranks x threads layout.
+// one force evaluation per step, the same bits on every ranks x threads layout; so do their
+// compositions (methods/composition.hpp).
 TEST(DipolarMpi, SplittingsBitwiseForEveryLayout) {
   par::Context world(MPI_COMM_WORLD, true);
   const par::Range mine = par::balanced_range(257, world.size(), world.rank());
-  for (const std::string method : {"dlm", "no_squish", "rotor_exact"}) {
+  for (const std::string method : {"dlm", "no_squish", "rotor_exact", "composition:kahan_li6"}) {
     const RunResult dist = run(world, method, false);
     const RunResult ref = serial_reference(method, false, mine);
     expect_bitwise(dist, ref);
