@@ -155,4 +155,24 @@ std::unique_ptr<Stepper> make_stepper(const MethodChoice& m, const Model& model)
   return stepper;
 }
 
+// <edge>
+std::vector<std::string> applicable_methods(const Config& cfg, Model& model, par::Context& ctx, bool embedded_only) {
+  std::vector<std::string> out;
+  for (const MethodEntry* e : MethodRegistry::instance().all()) {
+    if (takes_name(e->name)) continue;
+    bool fits = true;
+    try {
+      const MethodChoice m = parse_method(e->name, cfg);
+      auto stepper = make_stepper(m, model);
+      if (embedded_only && stepper->info().embedded_order == 0) continue;  // (the same on every rank)
+      stepper->bind(model, ctx);
+    } catch (const UsageError&) {
+      fits = false;  // not applicable here
+    }
+    if (ctx.max(fits ? 0.0 : 1.0) == 0.0) out.push_back(e->name);  // every rank agrees
+  }
+  return out;
+}
+// </edge>
+
 }  // namespace lie

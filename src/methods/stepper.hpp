@@ -187,4 +187,14 @@ std::unique_ptr<Stepper> make_stepper(const MethodChoice& method, const Model& m
 /// parse_method + make_stepper (command-line tools, tests of parsing).
 std::unique_ptr<Stepper> make_stepper(const std::string& spec, const Config& cfg, const Model& model);
 
+/// Every registered method that runs on `model` with the keys of `cfg` (key methods = applicable,
+/// issue 25): its parse, factory and bind accept it (a model it does not fit, a key it needs and
+/// lacks, a rank layout it cannot run on: left out), in the registry's order (`liebench list
+/// methods`); `embedded_only`: embedded pairs only. Methods that take a user-supplied name
+/// (rkmk_user:<t>, classical_user:<t>, composition:<c>) are not among them: name them explicitly.
+/// Collective (bind).
+// <edge>
+std::vector<std::string> applicable_methods(const Config& cfg, Model& model, par::Context& ctx, bool embedded_only);
+// </edge>
+
 }  // namespace lie

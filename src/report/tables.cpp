@@ -340,7 +340,10 @@ std::vector<io::Table> energy_drift_tables(const StudyFile& f, io::TableFormat f
       if (s.has("h")) row.push_back(io::fmt_sci(real_at(s, "h", i), digits));
       row.push_back(int_text(s, "samples", i));
       for (const char* w : {".max", ".mean", ".drift", ".final"}) row.push_back(metric_sci(s, p + w, i, digits));
-      if (growth) {
+      if (growth && failed_at(s, i)) {  // a failed run has no law either: failed, as every result cell
+        row.push_back(kFailed);
+        row.push_back(kFailed);
+      } else if (growth) {
         const double b = s.has(p + ".growth") ? real_at(s, p + ".growth", i) : NAN;
         row.push_back(std::isnan(b) ? std::string() : csv ? io::fmt_general(b) : io::fmt_fixed(b, 2));
         row.push_back(s.has(p + ".law") ? text_at(s, p + ".law", i) : std::string());

@@ -23,7 +23,8 @@ const bool kKeys = declare_options({
     {"t0", OptionType::Real, "0", "initial time", {}, "study"},
     {"t_final", OptionType::Real, "1", "final time T (> t0)", {}, "study"},
     {"methods", OptionType::StringList, "rkmk4",
-     "integration methods, comma separated (a grid axis; `liebench list methods`)", {}, "study"},
+     "integration methods, comma separated (a grid axis; `liebench list methods`), or `applicable`: every method "
+     "that runs on the model (of the first grid point)", {}, "study"},
     {"steps", OptionType::String, "",
      "step counts over [t0, T] (a grid axis, h = (T - t0)/steps): integers, powers 2^k, or doubling ranges "
      "2^4..2^10 (= 16, 32, ..., 1024)", {}, "study"},
@@ -405,6 +406,24 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
   // ---- methods
   plan.methods = cfg.get_list("methods");
   if (plan.methods.empty()) throw UsageError("key 'methods' is empty; name at least one method (`liebench list methods`)");
+  const bool needs_embedded = shape.embedded_only || plan.step_kind == StepKind::Tol;
+  if (std::find(plan.methods.begin(), plan.methods.end(), "applicable") != plan.methods.end()) {
+    // methods = applicable: every registered method that runs on the model of the first grid
+    // point (its first values of zip and grid), in the registry's order (applicable_methods)
+    if (plan.methods.size() != 1)
+      throw UsageError("key 'methods' lists 'applicable' with other methods; give applicable alone (every method that "
+                       "runs on the model) or a list of names");
+    std::vector<std::pair<std::string, std::string>> first;
+    for (const auto& a : zip_axes) first.emplace_back(a.key, a.values[0]);
+    if (cfg.was_set("grid"))
+      for (const auto& a : parse_grid(cfg.get_string("grid"))) first.emplace_back(a.key, a.values[0]);
+    const Config pcfg = first.empty() ? cfg : cfg.with(first);
+    const auto model = make_model(parse_model(pcfg), ctx);
+    plan.methods = applicable_methods(pcfg, *model, ctx, needs_embedded);
+    if (plan.methods.empty())
+      throw UsageError("key 'methods' = applicable: no registered method runs on model " + quote(model->name()) +
+                       (needs_embedded ? " with a tolerance (embedded pairs)" : "") + "; name the methods");
+  }
   // A user tableau's name is part of the method's name (rkmk_user:rkmk38), unless tableau.name
   // is itself a grid axis (then the axis names it).
   bool name_on_grid = false;
@@ -417,7 +436,6 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     for (std::size_t j = 0; j < i; ++j)
       if (plan.methods[j] == plan.methods[i]) throw UsageError("key 'methods' lists " + quote(plan.methods[i]) + " twice");
   }
-  const bool needs_embedded = shape.embedded_only || plan.step_kind == StepKind::Tol;
 
   // ---- grid axes and layouts
   plan.axes = zip_axes;

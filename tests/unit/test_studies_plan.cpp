@@ -2,6 +2,7 @@
 // before any file exists (studies/plan.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/error.hpp"
@@ -177,5 +178,35 @@ TEST(StudiesPlan, ZippedAxes) {
             }).find("'0'"),
             std::string::npos);
   EXPECT_NE(usage_error([] { plan_of({{"model", "test_symmetric_tops"}, {"zip", "steps = 2^3..2^5, 4"}}); }).find("one integer"),
+            std::string::npos);
+}
+
+// methods = applicable (issue 25): every registered method that runs on the model, from what
+// models and methods declare (no hand-kept list): the free rigid body takes the Lie group,
+// classical and rigid-body splitting methods but not SLGI (a Hamiltonian on T*G) or the
+// variational integrators ((S^2)^n); the methods that need a user-supplied name are not among
+// them; with a tolerance only the embedded pairs.
+TEST(StudiesPlan, MethodsApplicableExpandsToWhatRunsOnTheModel) {
+  const StudyPlan p = plan_of({{"model", "free_rigid_body"}, {"methods", "applicable"}, {"steps", "8"}});
+  auto has = [&](const std::string& m) { return std::find(p.methods.begin(), p.methods.end(), m) != p.methods.end(); };
+  for (const char* m : {"rkmk4", "rkmk54", "cf4", "cg3", "rk4_proj", "dopri54", "dlm", "no_squish", "rotor_exact"})
+    EXPECT_TRUE(has(m)) << m;
+  for (const char* m : {"slgi", "slgi_kk", "lgvi", "lgvi_explicit", "rkmk_user", "classical_user", "composition"})
+    EXPECT_FALSE(has(m)) << m;
+  EXPECT_EQ(p.runs.size(), p.methods.size());
+  EXPECT_EQ(p.point(0).methods.size(), p.methods.size());
+  // the heavy top on T*SO(3): SLGI joins, the rigid-body splittings leave
+  const StudyPlan q = plan_of({{"model", "heavy_top"}, {"heavy_top.formulation", "tstar_so3"}, {"methods", "applicable"},
+                               {"steps", "8"}});
+  EXPECT_NE(std::find(q.methods.begin(), q.methods.end(), "slgi"), q.methods.end());
+  EXPECT_EQ(std::find(q.methods.begin(), q.methods.end(), "dlm"), q.methods.end());
+  // tolerances: embedded pairs only
+  PlanShape tol_shape;
+  tol_shape.step_kinds = {StepKind::Tol};
+  const StudyPlan t = plan_of({{"model", "free_rigid_body"}, {"methods", "applicable"}, {"tol", "1e-6"}}, 0, 1, tol_shape);
+  ASSERT_FALSE(t.methods.empty());
+  for (const auto& m : t.methods) EXPECT_GT(method_entry(m).info.embedded_order, 0) << m;
+  EXPECT_NE(usage_error([] { plan_of({{"model", "free_rigid_body"}, {"methods", "applicable, rkmk4"}, {"steps", "8"}}); })
+                .find("give applicable alone"),
             std::string::npos);
 }
