@@ -37,15 +37,15 @@ struct AdaptiveKind {
 };
 
 // <edge>
-EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx) {
+EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, const PointModel& model,
+                   par::Context&) {
   AdaptiveKind k;
-  k.reference = parse_reference(cfg, plan, point, ctx);
+  k.reference = parse_reference(cfg, plan, point, model);
   if (cfg.was_set("adaptive.compare_method") && !cfg.get_string("adaptive.compare_method").empty()) {
     const std::string m = cfg.get_string("adaptive.compare_method");
     method_entry(m, "method (key 'adaptive.compare_method')");
     k.compare = parse_method(method_display_name(m, cfg), cfg);
-    auto model = make_model(plan.point(point).model, ctx);
-    make_stepper(*k.compare, *model);
+    make_stepper(*k.compare, model());
   }
   k.by_rhs = cfg.get_choice("adaptive.compare_cost", {"steps", "rhs"}) == "rhs";
   return k;

@@ -16,8 +16,9 @@ namespace {
 // The kind's options at a grid point: its reference (the fit rule's keys are read there too,
 // declared in convergence_analysis.cpp).
 // <edge>
-EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx) {
-  return parse_reference(cfg, plan, point, ctx);
+EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, const PointModel& model,
+                   par::Context&) {
+  return parse_reference(cfg, plan, point, model);
 }
 // </edge>
 

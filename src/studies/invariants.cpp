@@ -27,18 +27,17 @@ struct InvariantsKind {
 };
 
 // <edge>
-EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx) {
+EntryOptions parse(const Config& cfg, const StudyPlan&, std::size_t, const PointModel& model, par::Context&) {
   InvariantsKind k;
   const std::string v = cfg.get_string("invariants.observables");
   if (v != "auto") k.observables = split_list(v);
   if (k.observables.empty()) return k;
-  auto model = make_model(plan.point(point).model, ctx);
-  const auto names = model->observable_names();
+  const auto names = model().observable_names();
   for (const auto& c : k.observables) {
     if (std::find(names.begin(), names.end(), c) == names.end()) {
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      throw UsageError("key 'invariants.observables' names " + quote(c) + ", which model '" + model->name() +
+      throw UsageError("key 'invariants.observables' names " + quote(c) + ", which model '" + model().name() +
                        "' does not report; it reports: " + list);
     }
     if (observable_role(c) == ObservableRole::Other)

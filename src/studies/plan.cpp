@@ -556,6 +556,16 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     plan.selected.push_back(i);
   }
 
+  // The kind's own keys at point p (StudyEntry::parse), given the point's model when it is built
+  // already (else built on demand, at most once).
+  auto parse_kind = [&](std::size_t p, std::unique_ptr<Model> built) {
+    if (!kind_parse) return;
+    const PointModel model = [&]() -> Model& {
+      if (!built) built = make_model(plan.point_plans[p].model, ctx);
+      return *built;
+    };
+    plan.point_plans[p].kind = kind_parse(point_configs[p], plan, p, model, ctx);
+  };
   // ---- every grid point: its model and methods parsed into typed options; the points of this
   // job's layout also validated: model built, initial state finite, state layout, methods
   // applicable (the other layouts' points have the same grid values)
@@ -566,9 +576,9 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
     PointPlan& pp = plan.point_plans[p];
     std::string where;
     for (const auto& [k, v] : plan.point_params(p)) where += (where.empty() ? "" : ", ") + k + "=" + v;
+    std::unique_ptr<Model> model;  // this point's, built once: validation, then the kind's parse
     try {
       pp.model = parse_model(pcfg);
-      std::unique_ptr<Model> model;
       if (validate) {
         model = make_model(pp.model, ctx);
         std::vector<double> y(model->space().state_size());
@@ -605,17 +615,18 @@ StudyPlan make_plan(const std::string& kind, const Config& cfg, par::Context& ct
       if (where.empty()) throw;
       throw UsageError("grid point " + where + ": " + e.what());
     }
+    if (validate) parse_kind(p, std::move(model));
   }
   if (shape.layouts) {
     // copy exactness from the validated layout to the others
     std::size_t here_l = 0;
     for (std::size_t l = 0; l < plan.layouts.size(); ++l)
       if (plan.layouts[l].ranks == here.ranks && plan.layouts[l].threads == here.threads) here_l = l;
-    for (std::size_t p = 0; p < points; ++p)
+    for (std::size_t p = 0; p < points; ++p) {
       plan.point_plans[p].has_exact = plan.point_plans[here_l * grid_points + p % grid_points].has_exact;
+      if (p / grid_points != here_l) parse_kind(p, nullptr);
+    }
   }
-  if (kind_parse)
-    for (std::size_t p = 0; p < points; ++p) plan.point_plans[p].kind = kind_parse(point_configs[p], plan, p, ctx);
   return plan;
 }
 

@@ -137,11 +137,13 @@ struct PointPlan {
 struct StudyPlan;
 /// A study kind's parse function (StudyEntry::parse): reads the kind's keys at grid point `point`
 /// of the configuration `point_cfg` into its typed options, with every check beyond the plan's
-/// (reference methods, observables, ...); called by make_plan for every point once the plan is
-/// built. Collective (it may build the point's model).
+/// (reference methods, observables, ...); called by make_plan for every point once the point is
+/// validated. `model()` is the point's model (the one the plan validated; built at the first call
+/// otherwise). Collective.
+using PointModel = std::function<Model&()>;
 // <edge>
-using KindParse =
-    std::function<EntryOptions(const Config& point_cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx)>;
+using KindParse = std::function<EntryOptions(const Config& point_cfg, const StudyPlan& plan, std::size_t point,
+                                             const PointModel& model, par::Context& ctx)>;
 // </edge>
 
 struct StudyPlan {

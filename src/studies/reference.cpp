@@ -43,7 +43,7 @@ std::int64_t default_reference_steps(const StudyPlan& plan) {
 }  // namespace
 
 // <edge>
-ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx) {
+ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::size_t point, const PointModel& model) {
   ReferencePlan how;
   {
     const auto pairs = cfg.resolved_pairs();
@@ -71,8 +71,7 @@ ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::siz
   if (!how.by_tol && explicit_steps == 0 && default_reference_steps(plan) == 0)
     throw UsageError("set reference.steps or reference.tol for the reference solution (reference.method = " + m + ")");
   how.method = parse_method(method_display_name(m, cfg), cfg);
-  const auto model = make_model(plan.point(point).model, ctx);
-  const auto stepper = make_stepper(how.method, *model);  // applicable; a user tableau's orders
+  const auto stepper = make_stepper(how.method, model());  // applicable; a user tableau's orders
   if (how.by_tol) {
     const double tol = cfg.get_positive("reference.tol");
     how.tol_text = cfg.get_string("reference.tol");
@@ -100,7 +99,7 @@ ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::siz
                      "is not set); use an embedded pair or set reference.check_steps");
   how.check = true;
   how.check_method = parse_method(method_display_name(cm, cfg), cfg);
-  const auto check_stepper = make_stepper(how.check_method, *model);
+  const auto check_stepper = make_stepper(how.check_method, model());
   if (check_by_tol) {
     const std::string tol_key = cfg.was_set("reference.check_tol") ? "reference.check_tol" : "reference.tol";
     how.check_run = adaptive_integration(cfg, check_stepper->info(), plan.t0, plan.t_final, cfg.get_positive(tol_key), 0.0);

@@ -64,9 +64,10 @@ struct ReferencePlan {
 
 /// Reads the reference keys at grid point `point` of the plan (before any file is created): a
 /// reference method is registered, applicable to the model, embedded when reference.tol is
-/// used, and set wherever the point's model has no exact solution. Collective.
+/// used, and set wherever the point's model (`model`, StudyPlan's PointModel) has no exact
+/// solution. Collective.
 // <edge>
-ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::size_t point, par::Context& ctx);
+ReferencePlan parse_reference(const Config& cfg, const StudyPlan& plan, std::size_t point, const PointModel& model);
 // </edge>
 
 class ReferenceSolutions {

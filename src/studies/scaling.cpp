@@ -98,7 +98,7 @@ struct ScalingKind {
   long warmup = 0;
 };
 
-EntryOptions parse(const Config& cfg, const StudyPlan&, std::size_t, par::Context&) {
+EntryOptions parse(const Config& cfg, const StudyPlan&, std::size_t, const PointModel&, par::Context&) {
   return ScalingKind{cfg.get_int("scaling.warmup")};
 }
 // </edge>

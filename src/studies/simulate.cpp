@@ -13,7 +13,7 @@ namespace lie::studies {
 namespace {
 
 // <edge>
-EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t, par::Context&) {
+EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t, const PointModel&, par::Context&) {
   if (cfg.get_bool("save_state") && plan.step_kind == StepKind::Tol && cfg.get_int("state_every") > 0 &&
       cfg.get_nonnegative("sample_dt") > 0.0)
     throw UsageError("keys 'state_every' and 'sample_dt' are both set for an adaptive run; states are saved at the "

@@ -34,7 +34,7 @@ struct TimingKind {
 };
 
 // <edge>
-EntryOptions parse(const Config& cfg, const StudyPlan&, std::size_t, par::Context&) {
+EntryOptions parse(const Config& cfg, const StudyPlan&, std::size_t, const PointModel&, par::Context&) {
   return TimingKind{cfg.get_nonnegative("timing.min_seconds"), static_cast<std::size_t>(cfg.get_int("timing.min_repeats"))};
 }
 // </edge>

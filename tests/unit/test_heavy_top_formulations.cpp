@@ -9,30 +9,17 @@
 
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
+#include "heavy_top_testing.hpp"
 #include "models/heavy_top.hpp"
 
 using namespace lie;
+using lie::heavy_top_testing::random_parameters;
 
 namespace {
 
 using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 using F = HeavyTopFormulation;
 
-// A genuinely 3-D state: random attitude, random angular velocity, skewed centre of mass.
-HeavyTopParameters random_parameters(std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> n01(0.0, 1.0);
-  std::uniform_real_distribution<double> u(0.5, 2.0);
-  HeavyTopParameters p;
-  p.mass = u(rng) * 5.0;
-  p.length = u(rng);
-  p.inertia = Vec3(u(rng), u(rng), u(rng));
-  p.com_direction = Vec3(n01(rng), n01(rng), n01(rng)).normalized();
-  p.gamma0 = 9.81 * Vec3(n01(rng), n01(rng), n01(rng)).normalized();
-  p.attitude0 = so3::exp(Vec3(n01(rng), n01(rng), n01(rng)));
-  p.omega0 = 3.0 * Vec3(n01(rng), n01(rng), n01(rng));
-  return p;
-}
 
 std::vector<double> integrate(HeavyTop& model, const std::string& method, double T, int steps) {
   par::Context ctx(MPI_COMM_SELF);

@@ -16,10 +16,12 @@
 #include "methods/rkmk.hpp"
 #include "models/dipolar.hpp"
 #include "models/free_rigid_body.hpp"
+#include "heavy_top_testing.hpp"
 #include "models/heavy_top.hpp"
 #include "test_problems.hpp"
 
 using namespace lie;
+using lie::heavy_top_testing::random_parameters;
 using namespace lie::testing;
 
 namespace {
@@ -95,20 +97,6 @@ std::vector<double> tight_reference(const std::function<std::unique_ptr<Model>()
   return ref;
 }
 
-HeavyTopParameters random_top(std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> n01(0.0, 1.0);
-  std::uniform_real_distribution<double> u(0.5, 2.0);
-  HeavyTopParameters p;
-  p.mass = u(rng) * 5.0;
-  p.length = u(rng);
-  p.inertia = Vec3(u(rng), u(rng), u(rng));
-  p.com_direction = Vec3(n01(rng), n01(rng), n01(rng)).normalized();
-  p.gamma0 = 9.81 * Vec3(n01(rng), n01(rng), n01(rng)).normalized();
-  p.attitude0 = so3::exp(Vec3(n01(rng), n01(rng), n01(rng)));
-  p.omega0 = 3.0 * Vec3(n01(rng), n01(rng), n01(rng));
-  return p;
-}
 
 }  // namespace
 
@@ -157,7 +145,7 @@ TEST(RkmkCoordinates, HeavyTopOnSE3OrdersAgainstTightReference) {
                             std::pair{HeavyTopFormulation::LiePoisson, "lie_poisson"}}) {
     Problem p;
     p.title = std::string("heavy top, formulation ") + name + ", reference rkmk5 N = 8192";
-    p.make = [form] { return std::make_unique<HeavyTop>(random_top(3), form); };
+    p.make = [form] { return std::make_unique<HeavyTop>(random_parameters(3), form); };
     p.start = initial;
     p.T = 1.0;
     p.reference = tight_reference(p.make, p.start, p.T, 8192);
