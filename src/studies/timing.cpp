@@ -6,7 +6,11 @@
 // processes, as Python's timeit advises), median and maximum, the minimum per step and per
 // vector-field evaluation, and the timer's own cost per call, measured once per job. Runs are
 // checkpointed at their ends: finished runs are kept, a run stopped inside is repeated from its
-// start. `liebench report FILE` prints the table `timing`.
+// start. Where the grid point has an exact solution or a reference (reference.method, certified
+// with reference.check_method: studies/reference.hpp), the run's global error at T is measured
+// too (columns error, reference_error, ...): a fixed-step work-precision study with trustworthy
+// cost (issue 25), the benchmark's work-precision decks. `liebench report FILE` prints the table
+// `timing`.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -14,6 +18,7 @@
 #include "methods/stepper.hpp"
 #include "studies/checkpoint.hpp"
 #include "studies/output.hpp"
+#include "studies/reference.hpp"
 #include "studies/study.hpp"
 
 namespace lie::studies {
@@ -31,11 +36,19 @@ const bool kKeys = declare_options({
 struct TimingKind {
   double min_seconds = 0.2;
   std::size_t min_repeats = 3;
+  bool error = false;       // measure the error at T (an exact solution or reference.method)
+  ReferencePlan reference;  // against this
 };
 
 // <edge>
-EntryOptions parse(const Config& cfg, const StudyPlan&, std::size_t, const PointModel&, par::Context&) {
-  return TimingKind{cfg.get_nonnegative("timing.min_seconds"), static_cast<std::size_t>(cfg.get_int("timing.min_repeats"))};
+EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, const PointModel& model,
+                   par::Context&) {
+  TimingKind k;
+  k.min_seconds = cfg.get_nonnegative("timing.min_seconds");
+  k.min_repeats = static_cast<std::size_t>(cfg.get_int("timing.min_repeats"));
+  k.error = plan.point(point).has_exact || (cfg.was_set("reference.method") && !cfg.get_string("reference.method").empty());
+  if (k.error) k.reference = parse_reference(cfg, plan, point, model);
+  return k;
 }
 // </edge>
 
@@ -56,12 +69,19 @@ double timer_overhead(const par::Context& ctx) {
 
 class Runs final : public KindRuns {
  public:
-  explicit Runs(StudyJob& job) : overhead_(timer_overhead(job.ctx)) {}
+  explicit Runs(StudyJob& job) : overhead_(timer_overhead(job.ctx)), plan_(job.plan), refs_(job.plan, job.ctx, job.out, &job.ckpt) {}
+  void prepare(std::size_t point) override {
+    const TimingKind& k = plan_.kind_options<TimingKind>(point);
+    ref_ = k.error ? &refs_.get(point, k.reference) : nullptr;
+  }
   RunRecord run(RunContext& run) override;
 
  private:
   RunResult repeat(RunContext& run) const;
   double overhead_;
+  const StudyPlan& plan_;
+  ReferenceSolutions refs_;
+  const Reference* ref_ = nullptr;  // the point's reference (nullptr: no error measured)
 };
 
 /// The repetitions of one run; the result of the fastest (or of the first failed one) with the
@@ -113,6 +133,7 @@ RunRecord Runs::run(RunContext& run) {
   for (const char* k : {"wall_min", "wall_median", "wall_max", "wall_total", "timer_overhead"}) row.set(k, m.at(k));
   row.set("wall_per_step_min", m.at("wall_min") / static_cast<double>(res.counters.steps));
   row.set("wall_per_rhs_min", m.at("wall_min") / static_cast<double>(res.counters.rhs));
+  if (ref_) add_error_metrics(row, run.model, res, *ref_, run.ctx);  // the fastest repetition's (all are equal)
   return {std::move(row)};
 }
 
@@ -145,9 +166,12 @@ std::vector<io::Table> timing_tables(const StudyFile& f, io::TableFormat format)
   std::vector<std::string> cells = {"wall_min", "wall_median", "wall_max", "wall_total", "wall_per_step_min",
                                     "wall_per_rhs_min"};
   if (csv) cells.push_back("timer_overhead");
+  const bool error = s.has("error");  // a work-precision study: the error at T beside the cost
+  if (error) cells.push_back("error");
   for (const char* c : {"repeats", "min [s]", "median [s]", "max [s]", "total [s]", "min per step [s]",
-                        "min per rhs [s]", "timer overhead [s]"}) {
+                        "min per rhs [s]", "timer overhead [s]", "rhs evaluations", "error at T"}) {
     if (!csv && std::string(c) == "timer overhead [s]") continue;
+    if (!error && (std::string(c) == "rhs evaluations" || std::string(c) == "error at T")) continue;
     t.header.push_back(c);
     t.numeric.push_back(true);
   }
@@ -160,7 +184,10 @@ std::vector<io::Table> timing_tables(const StudyFile& f, io::TableFormat format)
     if (step == "steps") row.push_back(text("steps", i));
     if (step == "tol") row.push_back(io::fmt_sci(real("tol", i), 1));
     row.push_back(text("repeats", i));
-    for (const auto& c : cells) row.push_back(failed ? "failed" : io::fmt_sci(real(c, i), digits));
+    for (const auto& c : cells) {
+      if (c == "error") row.push_back(text("rhs_evaluations", i));  // the cost axis beside the error
+      row.push_back(failed ? "failed" : io::fmt_sci(real(c, i), digits));
+    }
     t.rows.push_back(std::move(row));
     lo = std::min(lo, real("timer_overhead", i));
     hi = std::max(hi, real("timer_overhead", i));

@@ -73,7 +73,48 @@ msg=$(rule one.h5 0.05 3 4) && ok "one job: the repetition rule holds on every r
   && ok "tex table" || bad "tex table: $(cat one.tex)"
 "$LB" report one.h5 --format csv > one.csv && head -1 one.csv | grep -q "method,steps,repeats,min \[s\],median \[s\],max \[s\]" \
   && [[ $(wc -l < one.csv) -eq 5 ]] && ok "csv table (one row per run)" || bad "csv table: $(cat one.csv)"
-expect_status "convergence table of a timing file refused" 2 "no global errors" "$LB" report one.h5 --table convergence
+
+# ---- work precision (issue 25): the error at T of every timed run, against the exact solution
+# here, the same bits as the convergence study's; on a model without one, against a certified
+# reference when reference.method is set, and no error column without it
+"$LB" run timing.cfg --study=convergence -o conv.h5 -q || bad "convergence of the same grid failed"
+same=$(/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+a, b = (h5py.File(p, "r")["summary"] for p in ("one.h5", "conv.h5"))
+print(np.array_equal(a["error"][()], b["error"][()]) and bool(np.all(a["error"][()] > 0)))
+PY
+)
+[[ "$same" == True ]] && ok "timed runs' errors at T equal the convergence study's, bit for bit" || bad "timing errors differ from convergence's"
+grep -q "error at T" one.md && ok "md table has the error at T beside the cost" || bad "no error column: $(cat one.md)"
+cat > wp.cfg <<'CFG'
+study = timing
+model = nfold_pendulum
+methods = rkmk4, cf4
+steps = 100, 200
+t_final = 1
+timing.min_seconds = 0
+reference.method = rkmk5
+reference.steps = 2048
+reference.check_method = rk4
+reference.check_steps = 4096
+[nfold_pendulum]
+N = 2
+CFG
+"$LB" run wp.cfg -o wp.h5 -q || bad "work-precision timing with a certified reference failed"
+cert=$(/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+s = h5py.File("wp.h5", "r")["summary"]
+c, e = s["reference_certified"][()], s["error"][()]
+print(bool(np.all(c > 0) and np.all(e > 10 * c)))
+PY
+)
+[[ "$cert" == True ]] && ok "errors against the certified reference (certified error > 0, errors above 10x it)" || bad "certified reference columns: $cert"
+grep -v '^reference' wp.cfg > noerr.cfg
+"$LB" run noerr.cfg -o noerr.h5 -q; st=$?
+noerr=$(/usr/bin/python3 -c "import h5py; print('error' in h5py.File('noerr.h5','r')['summary'])" 2>&1)
+[[ $st -eq 0 && "$noerr" == False ]] && ok "no reference, no exact solution: timed without an error column" || bad "without reference: exit $st, error column: $noerr"
+expect_status "convergence table of a timing file without errors refused" 2 "no global errors" "$LB" report noerr.h5 --table convergence
+"$LB" report one.h5 --table convergence | grep -q "rkmk4" && ok "a timing file with errors has the convergence table too" || bad "convergence table of one.h5"
 
 # ---- the count alone decides when min_seconds is 0
 "$LB" run timing.cfg --timing.min_seconds=0 --timing.min_repeats=4 -o count.h5 -q || bad "min_seconds = 0 failed"
