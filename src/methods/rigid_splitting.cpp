@@ -37,6 +37,20 @@ std::array<double, 4> times_axis(int k, const std::array<double, 4>& a) {
 
 }  // namespace quaternion
 
+void require_rigid_bodies(const std::string& method, const Model& model) {
+  const auto* bodies = dynamic_cast<const RigidBodySystem*>(&model);
+  if (bodies != nullptr && model.capabilities().rigid_bodies) return;
+  std::string why = "model '" + model.name() + "' does not provide one (" + kRigidBodyModels + ")";
+  if (bodies != nullptr) {  // the model says why not (heavy_top: its formulation)
+    try {
+      bodies->rigid_body_layout();
+    } catch (const UsageError& e) {
+      why = e.what();
+    }
+  }
+  throw UsageError("method '" + method + "' needs a system of rigid bodies with a separable Hamiltonian; " + why);
+}
+
 RigidSplittingStepper::RigidSplittingStepper(MethodInfo info, Rotor rotor, std::array<int, 3> axes)
     : info_(std::move(info)), rotor_(rotor), axes_(axes), by_moments_(axes == kByMoments) {}
 
@@ -49,11 +63,11 @@ std::array<int, 3> RigidSplittingStepper::axes_by_moments(const std::array<doubl
 void RigidSplittingStepper::bind(Model& model, par::Context& ctx) {
   model_ = &model;
   ctx_ = &ctx;
+  require_rigid_bodies(info_.name, model);
   bodies_ = dynamic_cast<RigidBodySystem*>(&model);
-  if (bodies_ == nullptr || !model.capabilities().rigid_bodies)
-    throw UsageError("method '" + info_.name + "' needs a system of rigid bodies with a separable Hamiltonian; model '" +
-                     model.name() + "' does not provide one (use dipolar or free_rigid_body)");
   layout_ = bodies_->rigid_body_layout();
+  if (layout_.spatial_momentum && layout_.attitude < 0)
+    throw std::logic_error("model '" + model.name() + "': a spatial angular momentum needs the attitude");
   if (by_moments_) axes_ = axes_by_moments(layout_.inertia);
   const std::size_t n = layout_.bodies;
   F_.assign(3 * n, 0.0);
@@ -95,7 +109,14 @@ void RigidSplittingStepper::kick(double s, double* y) const {
     double* b = y + i * layout_.stride;
     if (layout_.momentum >= 0)
       for (int k = 0; k < 3; ++k) b[layout_.momentum + k] += s * F_[3 * i + k];
-    for (int k = 0; k < 3; ++k) b[layout_.angular_momentum + k] += s * tau_[3 * i + k];
+    const double* tau = &tau_[3 * i];
+    double* m = b + layout_.angular_momentum;
+    if (layout_.spatial_momentum) {  // pi += s Q tau (Q fixed)
+      const double* Q = b + layout_.attitude;
+      for (int k = 0; k < 3; ++k) m[k] += s * (Q[3 * k] * tau[0] + Q[3 * k + 1] * tau[1] + Q[3 * k + 2] * tau[2]);
+    } else {
+      for (int k = 0; k < 3; ++k) m[k] += s * tau[k];
+    }
   }
 }
 
@@ -184,7 +205,16 @@ void RigidSplittingStepper::step(double t, double h, double* y) {
     double* b = y + i * layout_.stride;
     if (layout_.position >= 0)
       for (int k = 0; k < 3; ++k) b[layout_.position + k] += h * (b[layout_.momentum + k] * invM);
-    rotor(h, b + layout_.angular_momentum, layout_.attitude >= 0 ? b + layout_.attitude : nullptr);
+    if (layout_.spatial_momentum) {
+      // the free rotor keeps pi = Q m: Q moves with the body momentum m = Q^T pi
+      double* Q = b + layout_.attitude;
+      const double* pi = b + layout_.angular_momentum;
+      double m[3];
+      for (int k = 0; k < 3; ++k) m[k] = Q[k] * pi[0] + Q[3 + k] * pi[1] + Q[6 + k] * pi[2];
+      rotor(h, m, Q);
+    } else {
+      rotor(h, b + layout_.angular_momentum, layout_.attitude >= 0 ? b + layout_.attitude : nullptr);
+    }
   }
   counters_.exp += rotor_ == Rotor::Exact ? 1 : 5;
   if (potential) {

@@ -38,6 +38,10 @@
 
 namespace lie {
 
+/// Throws the one-line UsageError of a method needing a RigidBodySystem on a model that is not
+/// one (or not in its formulation: the model's rigid_body_layout() names why).
+void require_rigid_bodies(const std::string& method, const Model& model);
+
 class RigidSplittingStepper final : public Stepper {
  public:
   enum class Rotor { Planar, Quaternion, Exact };

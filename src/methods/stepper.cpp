@@ -11,6 +11,7 @@
 #include "core/quote.hpp"
 #include "methods/butcher.hpp"
 #include "methods/composition.hpp"
+#include "methods/rigid_splitting.hpp"
 
 namespace lie {
 
@@ -149,9 +150,7 @@ std::unique_ptr<Stepper> make_stepper(const MethodChoice& m, const Model& model)
   if (info.needs == "sphere_lagrangian" && !caps.sphere_lagrangian)
     throw UsageError("method '" + name + "' needs a Lagrangian on (S^2)^n; model '" + model.name() +
                      "' does not provide one (use nfold_pendulum or a model on (S^2)^n)");
-  if (info.needs == "rigid_bodies" && !caps.rigid_bodies)
-    throw UsageError("method '" + name + "' needs a system of rigid bodies with a separable Hamiltonian; model '" +
-                     model.name() + "' does not provide one (use dipolar or free_rigid_body)");
+  if (info.needs == "rigid_bodies") require_rigid_bodies(name, model);
   return stepper;
 }
 

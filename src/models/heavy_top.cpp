@@ -96,6 +96,7 @@ std::unique_ptr<Model> HeavyTop::create(const ModelOptions& options, par::Contex
 ModelCapabilities HeavyTop::capabilities() const {
   ModelCapabilities c;
   c.cotangent_hamiltonian = form_ != HeavyTopFormulation::LiePoisson;
+  c.rigid_bodies = form_ == HeavyTopFormulation::TstarSO3;
   return c;
 }
 
@@ -192,6 +193,35 @@ double HeavyTop::hamiltonian(const double* g, const double* mu) {
     }
   }
   return owner_.broadcast(H);
+}
+
+// ------------------------------------------------------------------ rigid body (splittings)
+void HeavyTop::check_rigid_body() const {
+  if (form_ == HeavyTopFormulation::LiePoisson)
+    throw UsageError(std::string("heavy_top with formulation = lie_poisson carries no attitude Q; ") + kRigidBodyModels);
+  if (form_ == HeavyTopFormulation::Quadratic)
+    throw UsageError(std::string("heavy_top with formulation = quadratic has no separable Hamiltonian (its potential "
+                                 "part depends on p); ") + kRigidBodyModels);
+}
+
+RigidBodyLayout HeavyTop::rigid_body_layout() const {
+  check_rigid_body();
+  RigidBodyLayout l;
+  l.bodies = owner_.local(1);
+  l.stride = 12;
+  l.attitude = 0;
+  l.angular_momentum = 9;
+  l.spatial_momentum = true;  // pi = Q Pi
+  l.inertia = {p_.inertia[0], p_.inertia[1], p_.inertia[2]};
+  return l;
+}
+
+void HeavyTop::forces_and_torques(double, const double* y, double*, double* tau) {
+  check_rigid_body();
+  ++n_rhs_;
+  if (!owner_.owns()) return;
+  const Vec3 Gamma = CMapQ(y).transpose() * p_.gamma0;
+  Map3{tau} = Ml_ * Gamma.cross(p_.com_direction);  // tau = -rot(Q^T dV/dQ) = M l Gamma x X
 }
 
 // ------------------------------------------------------------------ Model

@@ -28,6 +28,14 @@
 //   total_energy = 1/2 Pi.I^-1 Pi + M l Gamma.X (quadratic: 1/2 Pi.I^-1 Pi - p.Gamma),
 //   casimir_gamma_norm = |Gamma|, casimir_pi_dot_gamma = Pi.Gamma (Casimirs of se(3)*; on T*SO(3)
 //   Pi.Gamma = pi.Gamma0 is the momentum of the rotations about Gamma0), orthogonality_error.
+// Rigid-body splittings (RigidBodySystem, models/rigid_bodies.hpp; formulation tstar_so3 only):
+// one body with a fixed point (no translation), principal inertia diag(I) in the body frame, the
+// state's pi = Q Pi spatial (RigidBodyLayout::spatial_momentum), V(Q) = M l Gamma0 . (Q X). Its
+// body torque, -rot(Q^T dV/dQ) (d/de V(Q exp(e hat(eta))) = M l eta . (X x Gamma)), is
+//   tau = M l Gamma x X,  Gamma = Q^T Gamma0,
+// so Q tau = M l Gamma0 x Q X: the potential's part of pi' in tstar_so3 (f2 + f1 x pi above) and of
+// Pi' in eq. (23). lie_poisson carries no attitude, and quadratic's H is not separable (its
+// potential part -p . Q^T Gamma0 moves q and depends on the momentum p): both refuse.
 // The top is one component, owned by rank 0 (root_owned.hpp).
 // Classical baselines integrate Model::ambient_field = psi_*(f(y)) of the chosen formulation in
 // the embedding space (Q in R^{3x3}; lie_poisson: (Pi, Gamma) in R^6, where psi_*(f) is exactly
@@ -38,6 +46,7 @@
 #include "groups/so3.hpp"
 #include "models/cotangent_hamiltonian.hpp"
 #include "models/model.hpp"
+#include "models/rigid_bodies.hpp"
 #include "models/root_owned.hpp"
 
 namespace lie {
@@ -54,7 +63,7 @@ struct HeavyTopParameters {
   Vec3 omega0 = Vec3(0.0, 150.0, -4.61538);          // body angular velocity; pi(0) = Q(0) I omega0
 };
 
-class HeavyTop final : public Model, public CotangentHamiltonian {
+class HeavyTop final : public Model, public CotangentHamiltonian, public RigidBodySystem {
  public:
   HeavyTop(HeavyTopParameters p, HeavyTopFormulation f, const par::Context* ctx = nullptr);
   /// The model's parameters and formulation (keys heavy_top.*).
@@ -87,6 +96,10 @@ class HeavyTop final : public Model, public CotangentHamiltonian {
   void hamiltonian_map(double t, const double* g, const double* mu, double* f1, double* f2) override;
   double hamiltonian(const double* g, const double* mu) override;
 
+  // RigidBodySystem (formulation tstar_so3): tau = M l Gamma x X
+  RigidBodyLayout rigid_body_layout() const override;
+  void forces_and_torques(double t, const double* y, double* F, double* tau) override;
+
   HeavyTopFormulation formulation() const { return form_; }
   const HeavyTopParameters& parameters() const { return p_; }
   /// Body momentum Pi and body gravity vector Gamma = Q^T Gamma0 of a state (any formulation);
@@ -100,6 +113,7 @@ class HeavyTop final : public Model, public CotangentHamiltonian {
  private:
   Vec3 inv_inertia(const Vec3& v) const { return v.cwiseQuotient(p_.inertia); }
   void check_cotangent() const;
+  void check_rigid_body() const;
 
   HeavyTopParameters p_;
   HeavyTopFormulation form_;

@@ -3,7 +3,8 @@
 //   H = sum_i |p_i|^2/(2M) + 1/2 m_i . I^-1 m_i + V(q, Q),
 // for the rigid-body splitting methods (methods/rigid_splitting.hpp: DLM, NO_SQUISH, the exact
 // free-rotor splitting): body i has a position q_i and linear momentum p_i (optional), an
-// attitude Q_i in SO(3) (body to space, row-major; optional) and its body angular momentum m_i;
+// attitude Q_i in SO(3) (body to space, row-major; optional) and its body angular momentum m_i
+// (or its spatial angular momentum pi_i = Q_i m_i, RigidBodyLayout::spatial_momentum);
 // I = diag(I1, I2, I3) is the principal inertia in the body frame (the frame of Q's columns).
 // The potential V depends on (q, Q) only; the model gives its forces F_i = -dV/dq_i and body
 // torques tau_i = -rot(Q_i^T dV/dQ_i), so that the kick flow of V is p_i += h F_i,
@@ -24,11 +25,19 @@ struct RigidBodyLayout {
   int position = -1;       // q (3)
   int momentum = -1;       // p (3)
   int attitude = -1;       // Q (9, row-major, body to space)
-  int angular_momentum = -1;  // m (3, body frame)
+  int angular_momentum = -1;  // m (3, body frame), or pi = Q m (spatial frame) if spatial_momentum
+  /// The state holds the spatial angular momentum pi = Q m (T*SO(3) right trivialised, e.g. the
+  /// heavy top): the kick is pi += s Q tau, and the free rotor keeps pi (it is its invariant)
+  /// while Q moves with m = Q^T pi. Needs the attitude.
+  bool spatial_momentum = false;
   double mass = 1.0;
   std::array<double, 3> inertia{1.0, 1.0, 1.0};  // principal moments I1, I2, I3 > 0
   bool potential = true;   // false: V = 0 (free bodies, no force evaluation needed)
 };
+
+/// The fix named when a model (or a formulation) is no RigidBodySystem: the models that are.
+inline constexpr const char* kRigidBodyModels =
+    "use dipolar, free_rigid_body, or heavy_top with formulation = tstar_so3";
 
 class RigidBodySystem {
  public:

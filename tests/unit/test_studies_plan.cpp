@@ -195,11 +195,15 @@ TEST(StudiesPlan, MethodsApplicableExpandsToWhatRunsOnTheModel) {
     EXPECT_FALSE(has(m)) << m;
   EXPECT_EQ(p.runs.size(), p.methods.size());
   EXPECT_EQ(p.point(0).methods.size(), p.methods.size());
-  // the heavy top on T*SO(3): SLGI joins, the rigid-body splittings leave
+  // the heavy top on T*SO(3): SLGI and the rigid-body splittings join; on se(3)* both leave
   const StudyPlan q = plan_of({{"model", "heavy_top"}, {"heavy_top.formulation", "tstar_so3"}, {"methods", "applicable"},
                                {"steps", "8"}});
   EXPECT_NE(std::find(q.methods.begin(), q.methods.end(), "slgi"), q.methods.end());
-  EXPECT_EQ(std::find(q.methods.begin(), q.methods.end(), "dlm"), q.methods.end());
+  EXPECT_NE(std::find(q.methods.begin(), q.methods.end(), "dlm"), q.methods.end());
+  const StudyPlan lp = plan_of({{"model", "heavy_top"}, {"heavy_top.formulation", "lie_poisson"},
+                                {"methods", "applicable"}, {"steps", "8"}});
+  EXPECT_EQ(std::find(lp.methods.begin(), lp.methods.end(), "slgi"), lp.methods.end());
+  EXPECT_EQ(std::find(lp.methods.begin(), lp.methods.end(), "dlm"), lp.methods.end());
   // tolerances: embedded pairs only
   PlanShape tol_shape;
   tol_shape.step_kinds = {StepKind::Tol};
