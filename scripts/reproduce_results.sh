@@ -12,6 +12,10 @@
 #   LIEBENCH_SKIP_FIGURES=1    leave out the figures of the sources (results/figures/)
 #   LIEBENCH_SKIP_SCALING=1    leave out the scaling studies (timings only)
 #   LIEBENCH_BIN=PATH          run this liebench binary (no setup, no build)
+#   LIEBENCH_QUICK=1           every deck with the overrides of its '# quick:' line (the benchmark's
+#                              quick mode, scripts/benchmark.sh --quick; decks without one run as they are)
+# Decks of study = timing (the benchmark's work-precision decks) run on 1 rank x 1 thread: their
+# wall times are the cost axis, measured on an otherwise idle core.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -n "${LIEBENCH_BIN:-}" ]; then LB="$LIEBENCH_BIN"   # a given binary: no setup, no build
@@ -52,8 +56,16 @@ for cfg in "${decks[@]}"; do
   h5="$RESULTS/$name.h5"
   echo "== $name" >&2
   start=$(date +%s%N)
+  quick=()
+  # shellcheck disable=SC2207  # the '# quick:' line is a list of --key=value words
+  [ "${LIEBENCH_QUICK:-0}" = 1 ] && quick=($(sed -n 's/^# quick://p' "$cfg" | head -1))
   # exit 3: some runs failed; the file and its tables mark them, the script goes on and exits 3
-  st=0; "${MPIRUN[@]}" "$LB" run "$cfg" --ranks_per_run=1 --output "$h5" --force --quiet || st=$?
+  st=0
+  if grep -q '^study *= *timing' "$cfg"; then
+    OMP_NUM_THREADS=1 "$LB" run "$cfg" ${quick[@]+"${quick[@]}"} --output "$h5" --force --quiet || st=$?
+  else
+    "${MPIRUN[@]}" "$LB" run "$cfg" ${quick[@]+"${quick[@]}"} --ranks_per_run=1 --output "$h5" --force --quiet || st=$?
+  fi
   if [ "$st" = 3 ]; then failed_experiments+=("$name"); elif [ "$st" != 0 ]; then exit "$st"; fi
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   write_tables "$h5" "$name"

@@ -20,6 +20,8 @@ What is drawn depends on the study kind (layout: results/README.md):
                N in [P] Fig 8) with the constant-step comparison, the work-precision diagram,
                and the invariants sampled at the accepted steps or the sample_dt times
   scaling      speedup and parallel efficiency vs cores, every ranks x threads layout marked
+  timing       with errors at T (a work-precision deck of experiments/benchmark/): the
+               work-precision diagram (the fastest repetition's wall time)
 Failed runs (/summary status "failed: ..." or "nonfinite") are never drawn as numbers: their
 curves are left out, convergence plots mark their step sizes with a red x labelled "failed"
 at the top of the axes, and every figure with failed runs lists them in a note "failed: ...".
@@ -376,7 +378,7 @@ def main(argv=None):
             paths += plot_invariants(f, tab, out_dir, stem, formats)
         if kind == "adaptive":
             paths += plot_adaptive(f, tab, out_dir, stem, formats)
-        if kind in ("convergence", "adaptive"):
+        if kind in ("convergence", "adaptive", "timing"):
             paths += plot_work_precision(f, tab, out_dir, tables_dir, stem, formats)
         if kind == "scaling":
             paths += plot_scaling(f, tab, out_dir, stem, formats)

@@ -1,8 +1,8 @@
-"""Work-precision data of a convergence or adaptive study, from the file alone.
+"""Work-precision data of a convergence, adaptive or timing study (with errors), from the file alone.
 
 Every run gives one point: the error at T (/summary/error) against its cost, as vector-field
 (RHS) evaluations (/summary/rhs_evaluations) and as wall-clock seconds of the time stepping
-(the slowest rank's runs/<id>/timings/integrate). Adaptive studies with a constant-step
+(the slowest rank's runs/<id>/timings/integrate; in a timing study, the fastest repetition's). Adaptive studies with a constant-step
 comparison (adaptive.compare_method) give a second point per run: compare_error,
 compare_rhs_evaluations and runs/<id>/compare/timings/integrate. Failed runs are left out.
 """
@@ -18,7 +18,7 @@ COLUMNS = ["series", "group", "method", "variant", "steps", "tol", "error", "rhs
 def rows(f, tab):
     """One dict per point (COLUMNS), in /summary order; the comparison point follows its run."""
     kind = text(f["study"].attrs["kind"])
-    if kind not in ("convergence", "adaptive"):
+    if kind not in ("convergence", "adaptive", "timing") or "error" not in tab:
         return []
     gcols = group_columns(f, tab)
     groups = group_labels(tab, gcols)
