@@ -6,7 +6,9 @@
 Every table file of REGENERATED_DIR (md, tex, csv of `liebench report`, the work-precision CSVs
 of plot_study.py, the .paper tables) must exist in COMMITTED_DIR with the same content, except
 timing columns (CSV columns named wall_seconds or ending in [s]); README.md (the index, with
-wall times) and timings.tsv are not compared, nor scaling_* tables (timings only). Exit 0 when
+wall times) and timings.tsv are not compared, nor scaling_* tables (timings only), nor the md/tex
+of the benchmark's work-precision decks benchmark_wp_* (wall times in every row; their CSVs are
+compared without the timing columns and the repetition count, which follows the wall time). Exit 0 when
 all are equal, 1 otherwise (each difference named on stderr).
 """
 import csv
@@ -15,8 +17,8 @@ import os
 import re
 import sys
 
-TIMING_COLUMN = re.compile(r"^(wall_seconds|.*\[s\])$")
-SKIPPED = re.compile(r"^(README\.md|timings\.tsv|scaling_.*)$")
+TIMING_COLUMN = re.compile(r"^(wall_seconds|repeats|.*\[s\])$")  # repeats: until a wall time
+SKIPPED = re.compile(r"^(README\.md|timings\.tsv|scaling_.*|benchmark_wp_.*\.(md|tex))$")
 
 
 def normalised(path):

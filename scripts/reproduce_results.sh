@@ -15,7 +15,11 @@
 #   LIEBENCH_QUICK=1           every deck with the overrides of its '# quick:' line (the benchmark's
 #                              quick mode, scripts/benchmark.sh --quick; decks without one run as they are)
 # Decks of study = timing (the benchmark's work-precision decks) run on 1 rank x 1 thread: their
-# wall times are the cost axis, measured on an otherwise idle core.
+# wall times are the cost axis, measured on an otherwise idle core; and without address-space
+# randomisation (setarch -R, where the system allows it): with it, where the stack lands relative
+# to the heap differs from job to job and so do some methods' times (measured with
+# scripts/bench/wp_repeatability.sh, 3 jobs of wp_double_pendulum: runs whose minimum time differs
+# by more than 20 % between jobs, 24 of 180 with randomisation, 5 of 180 without; median 2.7 / 1.1 %).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -n "${LIEBENCH_BIN:-}" ]; then LB="$LIEBENCH_BIN"   # a given binary: no setup, no build
@@ -62,7 +66,8 @@ for cfg in "${decks[@]}"; do
   # exit 3: some runs failed; the file and its tables mark them, the script goes on and exits 3
   st=0
   if grep -q '^study *= *timing' "$cfg"; then
-    OMP_NUM_THREADS=1 "$LB" run "$cfg" ${quick[@]+"${quick[@]}"} --output "$h5" --force --quiet || st=$?
+    norand=(); setarch "$(uname -m)" -R true 2>/dev/null && norand=(setarch "$(uname -m)" -R)
+    OMP_NUM_THREADS=1 ${norand[@]+"${norand[@]}"} "$LB" run "$cfg" ${quick[@]+"${quick[@]}"} --output "$h5" --force --quiet || st=$?
   else
     "${MPIRUN[@]}" "$LB" run "$cfg" ${quick[@]+"${quick[@]}"} --ranks_per_run=1 --output "$h5" --force --quiet || st=$?
   fi
@@ -138,7 +143,7 @@ index="$RESULTS/tables/README.md"
 if [ "$RESULTS" = "$ROOT/results" ]; then
   /usr/bin/python3 "$ROOT/scripts/experiments_index.py" || echo "reproduce_results: experiments/README.md not rewritten" >&2
 fi
-echo "tables: results/tables/, plots: results/plots/, figures: results/figures/" >&2
+echo "tables: $RESULTS/tables/, plots: $RESULTS/plots/, figures: $RESULTS/figures/" >&2
 if ((${#failed_experiments[@]})); then
   echo "reproduce_results: runs failed in ${failed_experiments[*]} (marked 'failed' in their tables; reasons above)" >&2
   exit 3

@@ -484,6 +484,15 @@ def problem_page(p, figs, out_dir):
                  "(committed as <code>results/tables/benchmark_tolerance_" + html.escape(p["stem"]) + ".md</code>).</p>")
         if figs.get("tolerance"):
             b.append(f"<img src=\"figures/{os.path.basename(figs['tolerance'])}\" alt=\"error against tolerance\">")
+        tol_csv = os.path.join(os.path.dirname(p["files"]["tolerance"]), "tables",
+                               f"benchmark_tolerance_{p['stem']}.tolerance.csv")
+        if os.path.exists(tol_csv):  # `liebench report FILE --table tolerance --format csv`, as written
+            rows = list(csv.reader(open(tol_csv, newline="")))
+            if rows:
+                b.append("<p>Slope b of log10(error) against log10(tol) (1: the error follows the tolerance), its "
+                         "scatter (decades), and how far and how often the error exceeds the tolerance:</p>")
+                b.append(html_table(rows[0], [[html.escape(c) for c in r] for r in rows[1:]],
+                                    numeric=tuple(range(2, len(rows[0])))))
     open(os.path.join(out_dir, f"{p['stem']}.html"), "w").write(page(p["label"], "\n".join(b)))
 
 

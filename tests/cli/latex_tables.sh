@@ -4,7 +4,7 @@
 # without errors and without an overfull \hbox (no table wider than \textwidth); |dH/H0| is
 # math and the notes are visible text. Representative tables are regenerated here
 # (convergence, invariants + energy drift, adaptive, scaling, a failed run); every committed
-# results/tables/*.tex is compiled too. Every CSV is one rectangular table with unique column
+# results/tables/*.tex and the scoreboard results/benchmark/*.tex are compiled too. Every CSV is one rectangular table with unique column
 # names (python csv). Exit 77 (skipped) without pdflatex (scripts/setup.sh installs it).
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 command -v pdflatex >/dev/null || { echo "no pdflatex (texlive-latex-base): skipped"; exit 77; }
@@ -38,7 +38,7 @@ compile() {
   echo "$d"
 }
 for t in tex/*.tex; do compile "$t" | head -n -1; done
-for t in "$SRC"/results/tables/*.tex; do compile "$t" | head -n -1; done
+for t in "$SRC"/results/tables/*.tex "$SRC"/results/benchmark/*.tex; do [[ -e "$t" ]] && compile "$t" | head -n -1; done
 
 # contents: the packages are stated, |dH/H0| is math, notes are visible (not % comments)
 head -1 tex/inv.tex | grep -q '^%.*\\usepackage{booktabs}' && ok "first line states booktabs" || bad "no package comment"

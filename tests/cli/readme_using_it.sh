@@ -3,8 +3,9 @@
 # written (issues 12, 24) on a 2-core machine, from a scratch directory laid out like the
 # repository (build/liebench, experiments/, examples/, scripts/; results/ empty). Not run here:
 # the two commands (they build and test), scripts/reproduce_results.sh (minutes, and it
-# rewrites the committed results/tables/) and scripts/check_tables.sh (cli.committed_tables runs
-# it against the committed tables).
+# rewrites the committed results/tables/), scripts/check_tables.sh (cli.committed_tables runs
+# it against the committed tables) and scripts/benchmark.sh (tens of minutes; its quick mode is
+# cli.benchmark_scoreboard).
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 mkdir -p build results
 ln -s "$LB" build/liebench
@@ -14,7 +15,7 @@ cmds=$(awk '/^## A ten-minute tour/ {u=1; next} u && /^## / {exit} u && /^```sh/
          "$SRC/README.md" | sed -e ':a' -e '/\\$/N; s/\\\n//; ta')
 n=0
 while IFS= read -r c; do
-  [[ -z "$c" || "$c" == *reproduce_results.sh* || "$c" == *check_tables.sh* ]] && continue
+  [[ -z "$c" || "$c" == *reproduce_results.sh* || "$c" == *check_tables.sh* || "$c" == *scripts/benchmark.sh* ]] && continue
   n=$((n + 1))
   out=$(bash -c "$c" 2>&1 </dev/null); st=$?
   [[ $st -eq 0 ]] && ok "README: ${c%%#*}" || bad "README: $c: exit $st: $(tail -3 <<<"$out")"
