@@ -54,6 +54,8 @@ class Checkpointer {
   /// before the result file is created. Collective.
   Checkpointer(const RunRequest& req, const StudyPlan& plan, par::Context& ctx);
   bool active() const { return active_; }
+  /// The checkpoint this job continues holds execution `label` finished (it will be replayed).
+  bool has_finished(const std::string& label) const { return finished_.count(label) != 0; }
   const std::string& path() const { return path_; }
 
   /// Between executions (StudyOutput's stop check, see attach): on a signal (any rank) writes a

@@ -61,6 +61,19 @@ void run_grid(const StudyEntry& kind, const StudyPlan& plan, par::Context& ctx, 
   ckpt.attach(out);
   StudyJob job{plan, ctx, out, ckpt};
   const std::unique_ptr<KindRuns> runs = kind.start(job);
+  // Rehearsal passes (KindRuns::rehearsals): every run not yet finished, with nothing written.
+  for (std::size_t pass = 0; pass < runs->rehearsals(); ++pass)
+    for (std::size_t i : plan.selected) {
+      const RunSpec& r = plan.runs[i];
+      if (ckpt.has_finished(r.id)) continue;
+      const PointPlan& point = plan.point(r.point);
+      runs->prepare(r.point);
+      auto model = make_model(point.model, ctx);
+      auto stepper = make_stepper(point.methods.at(r.method_index), *model);
+      stepper->bind(*model, ctx);
+      RunContext run{plan, r, point, ctx, out, ckpt, *model, *stepper, H5I_INVALID_HID};
+      runs->rehearse(run);
+    }
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
     const PointPlan& point = plan.point(r.point);

@@ -104,6 +104,13 @@ class KindRuns {
   }
   /// One run: integrates (RunContext::integrate), writes what the kind adds to the run's group.
   virtual RunRecord run(RunContext& run) = 0;
+  /// Passes over the whole grid before the recorded one (default none; the timing kind makes
+  /// the first repetitions of every run in separate passes, so that a slow period of the machine
+  /// falls on one repetition of a run, not on all of them). rehearse() is one run of such a
+  /// pass: it writes nothing (run.group is invalid), may call run.out.checkpoint for stop checks;
+  /// runs the checkpoint already holds are not rehearsed.
+  virtual std::size_t rehearsals() const { return 0; }
+  virtual void rehearse(RunContext& run) { (void)run; }
 };
 
 /// StudyEntry::start of a kind whose runs keep nothing from one to the next.

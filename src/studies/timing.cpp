@@ -2,6 +2,10 @@
 // run's integration is repeated from the same initial state until the repetitions took
 // timing.min_seconds of wall time in total (Google Benchmark's minimum time) and at least
 // timing.min_repeats of them ran; the wall time of a repetition is that of the slowest rank.
+// Interleaved (timing.interleave, the default): the first min_repeats - 1 repetitions of every run
+// are made in separate passes over the whole grid before the recorded pass (KindRuns::rehearse),
+// so that a slow period of the machine (measured on a 2-core VM: about a second, 40 % slower)
+// falls on one repetition of a run, not on all of them.
 // Per run: the repetitions, the minimum wall time (the estimate least disturbed by other
 // processes, as Python's timeit advises), median and maximum, the minimum per step and per
 // vector-field evaluation, and the timer's own cost per call, measured once per job. Runs are
@@ -14,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 
 #include "methods/stepper.hpp"
 #include "studies/checkpoint.hpp"
@@ -30,12 +35,16 @@ const bool kKeys = declare_options({
      "repeat each run until its repetitions took at least this many seconds of wall time in total", {}, "timing"},
     {"timing.min_repeats", OptionType::PositiveInt, "3", "and at least this many repetitions of each run", {},
      "timing"},
+    {"timing.interleave", OptionType::Bool, "true",
+     "make the first timing.min_repeats - 1 repetitions of every run in separate passes over the grid (a slow "
+     "period of the machine then falls on one repetition of a run, not on all)", {}, "timing"},
 });
 
 /// The kind's options at a grid point.
 struct TimingKind {
   double min_seconds = 0.2;
   std::size_t min_repeats = 3;
+  bool interleave = true;
   bool error = false;       // measure the error at T (an exact solution or reference.method)
   ReferencePlan reference;  // against this
 };
@@ -46,6 +55,7 @@ EntryOptions parse(const Config& cfg, const StudyPlan& plan, std::size_t point, 
   TimingKind k;
   k.min_seconds = cfg.get_nonnegative("timing.min_seconds");
   k.min_repeats = static_cast<std::size_t>(cfg.get_int("timing.min_repeats"));
+  k.interleave = cfg.get_bool("timing.interleave");
   k.error = plan.point(point).has_exact || (cfg.was_set("reference.method") && !cfg.get_string("reference.method").empty());
   if (k.error) k.reference = parse_reference(cfg, plan, point, model);
   return k;
@@ -69,16 +79,31 @@ double timer_overhead(const par::Context& ctx) {
 
 class Runs final : public KindRuns {
  public:
-  explicit Runs(StudyJob& job) : overhead_(timer_overhead(job.ctx)), plan_(job.plan), refs_(job.plan, job.ctx, job.out, &job.ckpt) {}
+  explicit Runs(StudyJob& job) : overhead_(timer_overhead(job.ctx)), plan_(job.plan), refs_(job.plan, job.ctx, job.out, &job.ckpt) {
+    // interleaved: min_repeats - 1 rehearsal passes (the least over the grid points that ask for it)
+    std::size_t passes = 0;
+    bool first = true;
+    for (std::size_t i : job.plan.selected) {
+      const TimingKind& k = job.plan.kind_options<TimingKind>(job.plan.runs[i].point);
+      const std::size_t p = k.interleave ? k.min_repeats - 1 : 0;
+      passes = first ? p : std::min(passes, p);
+      first = false;
+    }
+    rehearsals_ = passes;
+  }
   void prepare(std::size_t point) override {
     const TimingKind& k = plan_.kind_options<TimingKind>(point);
     ref_ = k.error ? &refs_.get(point, k.reference) : nullptr;
   }
   RunRecord run(RunContext& run) override;
+  std::size_t rehearsals() const override { return rehearsals_; }
+  void rehearse(RunContext& run) override;
 
  private:
   RunResult repeat(RunContext& run) const;
   double overhead_;
+  std::size_t rehearsals_ = 0;                         // passes before the recorded one
+  std::map<std::string, std::vector<double>> early_;  // run id -> wall times of its rehearsals
   const StudyPlan& plan_;
   ReferenceSolutions refs_;
   const Reference* ref_ = nullptr;  // the point's reference (nullptr: no error measured)
@@ -91,7 +116,10 @@ RunResult Runs::repeat(RunContext& run) const {
   const double min_seconds = opt.min_seconds;
   const std::size_t min_repeats = opt.min_repeats;
   std::vector<double> walls;
+  if (auto it = early_.find(run.spec.id); it != early_.end()) walls = it->second;  // interleaved repetitions
+  const std::size_t interleaved = walls.size();
   double total = 0.0;
+  for (double w : walls) total += w;
   clock::time_point started;
   RunHooks hooks;
   hooks.checkpoint = [&](double f) {  // stop checks; progress: the lesser share of the two targets
@@ -101,26 +129,43 @@ RunResult Runs::repeat(RunContext& run) const {
     run.out.checkpoint(std::min(1.0, std::min(by_time, by_count)));
   };
   RunResult best;
+  double best_wall = INFINITY;
   for (;;) {
     run.ctx.barrier();
     started = clock::now();
     RunResult res = execute_run(run.model, run.stepper, run.ctx, run.spec.integration, run.spec.sampling, hooks);
     const double wall = run.ctx.max(res.wall);
-    const bool fastest = walls.empty() || wall < *std::min_element(walls.begin(), walls.end());
     walls.push_back(wall);
     total += wall;
-    if (fastest || !res.ok()) best = std::move(res);
+    // the result kept (its timings written): this pass's fastest repetition (the numbers are the
+    // same bits in every repetition; wall_min is the least over every pass)
+    if (wall < best_wall || !res.ok()) {  // (the first repetition: best_wall is infinite)
+      best_wall = wall;
+      best = std::move(res);
+    }
     if (!best.ok() || (total >= min_seconds && walls.size() >= min_repeats)) break;
   }
   std::sort(walls.begin(), walls.end());
   const std::size_t n = walls.size();
   best.metrics["repeats"] = static_cast<double>(n);
+  best.metrics["repeats_interleaved"] = static_cast<double>(interleaved);
   best.metrics["wall_min"] = walls.front();
   best.metrics["wall_median"] = n % 2 ? walls[n / 2] : 0.5 * (walls[n / 2 - 1] + walls[n / 2]);
   best.metrics["wall_max"] = walls.back();
   best.metrics["wall_total"] = total;
   best.metrics["timer_overhead"] = overhead_;
   return best;
+}
+
+/// One repetition of the run in a rehearsal pass: timed like the recorded ones (barrier, the
+/// slowest rank's wall time), kept only when it finished ok; stop checks between steps.
+void Runs::rehearse(RunContext& run) {
+  RunHooks hooks;
+  hooks.checkpoint = [&](double) { run.out.checkpoint(0.0); };
+  run.ctx.barrier();
+  const RunResult res = execute_run(run.model, run.stepper, run.ctx, run.spec.integration, run.spec.sampling, hooks);
+  const double wall = run.ctx.max(res.wall);
+  if (run.ctx.max(res.ok() ? 0.0 : 1.0) == 0.0) early_[run.spec.id].push_back(wall);
 }
 
 RunRecord Runs::run(RunContext& run) {
@@ -130,6 +175,7 @@ RunRecord Runs::run(RunContext& run) {
   Row row = run.base_row(&res);
   const auto& m = res.metrics;
   row.set("repeats", static_cast<std::int64_t>(m.at("repeats")));
+  row.set("repeats_interleaved", static_cast<std::int64_t>(m.at("repeats_interleaved")));
   for (const char* k : {"wall_min", "wall_median", "wall_max", "wall_total", "timer_overhead"}) row.set(k, m.at(k));
   row.set("wall_per_step_min", m.at("wall_min") / static_cast<double>(res.counters.steps));
   row.set("wall_per_rhs_min", m.at("wall_min") / static_cast<double>(res.counters.rhs));
@@ -219,6 +265,7 @@ StudyEntry entry() {
   const std::string slowest = " of the repetitions' wall times (the slowest rank's in each)";
   e.columns = {
       {"repeats", {"", "repetitions of the run (until timing.min_seconds in total and timing.min_repeats)"}},
+      {"repeats_interleaved", {"", "of them, made in earlier passes over the grid (timing.interleave)"}},
       {"wall_min", {"s", "minimum" + slowest, true}},
       {"wall_median", {"s", "median" + slowest, true}},
       {"wall_max", {"s", "maximum" + slowest, true}},

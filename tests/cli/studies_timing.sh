@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # study = timing (src/studies/timing.cpp, the kind added through the grid driver alone): every run
-# of the grid is repeated until timing.min_seconds in total and at least timing.min_repeats times.
+# of the grid is repeated until timing.min_seconds in total and at least timing.min_repeats times,
+# the first min_repeats - 1 repetitions in separate passes over the grid (timing.interleave).
 # Checked on every run of every file: the repetition rule (repeats >= min_repeats, total >=
 # min_seconds, and no repetition more than the rule needs), min <= median <= max <= total, the
 # per-step and per-rhs minima; never a timing value against a threshold. The file is reported in
@@ -115,6 +116,15 @@ noerr=$(/usr/bin/python3 -c "import h5py; print('error' in h5py.File('noerr.h5',
 [[ $st -eq 0 && "$noerr" == False ]] && ok "no reference, no exact solution: timed without an error column" || bad "without reference: exit $st, error column: $noerr"
 expect_status "convergence table of a timing file without errors refused" 2 "no global errors" "$LB" report noerr.h5 --table convergence
 "$LB" report one.h5 --table convergence | grep -q "rkmk4" && ok "a timing file with errors has the convergence table too" || bad "convergence table of one.h5"
+
+# ---- interleaved (the default): the first min_repeats - 1 repetitions of every run come from
+# earlier passes over the grid; without interleave, none
+il=$(/usr/bin/python3 -c "import h5py; print(sorted(set(int(x) for x in h5py.File('one.h5','r')['summary/repeats_interleaved'][()])))")
+[[ "$il" == "[2]" ]] && ok "interleaved: 2 of the >= 3 repetitions of every run made in earlier passes" || bad "interleaved repetitions: $il"
+"$LB" run timing.cfg --timing.interleave=false -o flat.h5 -q || bad "timing.interleave = false failed"
+il=$(/usr/bin/python3 -c "import h5py; print(sorted(set(int(x) for x in h5py.File('flat.h5','r')['summary/repeats_interleaved'][()])))")
+msg=$(rule flat.h5 0.05 3 4) && [[ "$il" == "[0]" ]] && ok "not interleaved: no earlier passes, the rule holds" || bad "interleave = false: $il $msg"
+msg=$(same_runs one.h5 flat.h5) && ok "interleaved or not: the same runs, counters and final states" || bad "interleave changes results: $msg"
 
 # ---- the count alone decides when min_seconds is 0
 "$LB" run timing.cfg --timing.min_seconds=0 --timing.min_repeats=4 -o count.h5 -q || bad "min_seconds = 0 failed"
