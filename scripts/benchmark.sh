@@ -5,7 +5,7 @@
 # (HDF5 files, tables, plots), then the scoreboard (scripts/scoreboard.py: Markdown, LaTeX, CSV
 # and a static HTML report). Prints its running time.
 #   bash scripts/benchmark.sh                 full: results/benchmark_*.h5, results/tables/benchmark_*,
-#                                             the scoreboard in results/benchmark/ (about 25 minutes on
+#                                             the scoreboard in results/benchmark/ (about 20 minutes on
 #                                             2 cores; run it on a quiet machine: the wall times are results)
 #   bash scripts/benchmark.sh --quick DIR     quick mode (the tests): each deck with the overrides of its
 #                                             '# quick:' line, everything written into DIR (about 1 minute)

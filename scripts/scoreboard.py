@@ -217,11 +217,13 @@ def wp_figure(p, out_dir):
     methods = sorted(set(r["method"] for r in runs))
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.6), sharey=True)
     handles, labels = [], []
+    palette = plt.get_cmap("tab20").colors + plt.get_cmap("tab20b").colors  # one colour per method
     for k, m in enumerate(methods):
         rs = sorted((r for r in runs if r["method"] == m and r["state"] == "ok" and r["error"] > 0), key=lambda r: r["steps"])
         if not rs:
             continue
         st = style(k)
+        st["color"] = palette[k % len(palette)]
         e = np.array([r["error"] for r in rs])
         (h,) = axes[0].loglog([r["evals"] for r in rs], e, **st)
         lo = np.array([r["wall_min"] for r in rs])

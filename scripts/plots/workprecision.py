@@ -2,7 +2,8 @@
 
 Every run gives one point: the error at T (/summary/error) against its cost, as vector-field
 (RHS) evaluations (/summary/rhs_evaluations) and as wall-clock seconds of the time stepping
-(the slowest rank's runs/<id>/timings/integrate; in a timing study, the fastest repetition's). Adaptive studies with a constant-step
+(the slowest rank's runs/<id>/timings/integrate; in a timing study, the fastest repetition's of
+the recorded pass: /summary/wall_min, the least over every pass, may be smaller). Adaptive studies with a constant-step
 comparison (adaptive.compare_method) give a second point per run: compare_error,
 compare_rhs_evaluations and runs/<id>/compare/timings/integrate. Failed runs are left out.
 """
