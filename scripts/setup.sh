@@ -15,7 +15,7 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev
   python3-h5py python3-matplotlib python3-numpy
   texlive-latex-base texlive-latex-recommended poppler-utils   # tests/cli/latex_tables.sh: pdflatex, pdftoppm
-  chromium                                                      # tests/cli/benchmark_scoreboard.sh: the HTML report in a real browser
+  chromium fonts-liberation                                     # tests/cli/benchmark_scoreboard.sh: the HTML report in a real browser
 )
 
 missing=()
