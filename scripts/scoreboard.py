@@ -33,6 +33,7 @@ import html
 import math
 import os
 import re
+import shutil
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "plots"))
@@ -99,7 +100,7 @@ def work_precision(path):
         runs.append(dict(method=text(tab["method"][i]), steps=int(tab["steps"][i]), status=status, state=state,
                          error=err, achieved=achieved, floor=floor, evals=int(tab["rhs_evaluations"][i]),
                          wall_min=float(tab["wall_min"][i]), wall_median=float(tab["wall_median"][i]),
-                         wall_max=float(tab["wall_max"][i]), repeats=int(tab["repeats"][i]),
+                         wall_max=float(tab["wall_max"][i]),
                          reference=text(tab["reference"][i]) if "reference" in tab else "exact"))
     return title, params, runs
 
@@ -183,12 +184,6 @@ def cell(runs, level, key):
     if r is None:
         return "not reached", None
     return r["method"], r
-
-
-def cost_text(r, key):
-    if key == "evals":
-        return f"{r['evals']} ({r['steps']} steps)"
-    return f"{r['wall_min']:.2e} s [{r['wall_min']:.2e}, {r['wall_max']:.2e}]"
 
 
 def build(results, perf_path):
@@ -532,10 +527,7 @@ def tolerance_figure(p, results, fig_dir):
     src = os.path.join(results, "plots", f"benchmark_tolerance_{p['stem']}_error_vs_tol.png")
     if not os.path.exists(src):
         return None
-    dst = os.path.join(fig_dir, f"{p['stem']}_error_vs_tol.png")
-    with open(src, "rb") as a, open(dst, "wb") as b:
-        b.write(a.read())
-    return dst
+    return shutil.copyfile(src, os.path.join(fig_dir, f"{p['stem']}_error_vs_tol.png"))
 
 
 def main():

@@ -61,30 +61,37 @@ void run_grid(const StudyEntry& kind, const StudyPlan& plan, par::Context& ctx, 
   ckpt.attach(out);
   StudyJob job{plan, ctx, out, ckpt};
   const std::unique_ptr<KindRuns> runs = kind.start(job);
+  // One run's model (instrumented by the kind where it asks) and its bound stepper.
+  struct Built {
+    std::unique_ptr<Model> model, instrumented;
+    std::unique_ptr<Stepper> stepper;
+  };
+  auto build = [&](const RunSpec& r, const PointPlan& point) {
+    runs->prepare(r.point);
+    Built b;
+    b.model = make_model(point.model, ctx);
+    b.instrumented = runs->instrument(*b.model, r);
+    Model& bound = b.instrumented ? *b.instrumented : *b.model;
+    b.stepper = make_stepper(point.methods.at(r.method_index), bound);
+    b.stepper->bind(bound, ctx);
+    return b;
+  };
   // Rehearsal passes (KindRuns::rehearsals): every run not yet finished, with nothing written.
   for (std::size_t pass = 0; pass < runs->rehearsals(); ++pass)
     for (std::size_t i : plan.selected) {
       const RunSpec& r = plan.runs[i];
       if (ckpt.has_finished(r.id)) continue;
       const PointPlan& point = plan.point(r.point);
-      runs->prepare(r.point);
-      auto model = make_model(point.model, ctx);
-      auto stepper = make_stepper(point.methods.at(r.method_index), *model);
-      stepper->bind(*model, ctx);
-      RunContext run{plan, r, point, ctx, out, ckpt, *model, *stepper, H5I_INVALID_HID};
+      Built b = build(r, point);
+      RunContext run{plan, r, point, ctx, out, ckpt, *b.model, *b.stepper, H5I_INVALID_HID};
       runs->rehearse(run);
     }
   for (std::size_t i : plan.selected) {
     const RunSpec& r = plan.runs[i];
     const PointPlan& point = plan.point(r.point);
-    runs->prepare(r.point);
-    auto model = make_model(point.model, ctx);
-    const std::unique_ptr<Model> instrumented = runs->instrument(*model, r);
-    Model& bound = instrumented ? *instrumented : *model;
-    auto stepper = make_stepper(point.methods.at(r.method_index), bound);
-    stepper->bind(bound, ctx);
+    Built b = build(r, point);
     h5::Handle g = out.begin_run(r, point);
-    RunContext run{plan, r, point, ctx, out, ckpt, *model, *stepper, g.id()};
+    RunContext run{plan, r, point, ctx, out, ckpt, *b.model, *b.stepper, g.id()};
     RunRecord rec = runs->run(run);
     out.end_run(g, r, std::move(rec.row));
     g.reset();

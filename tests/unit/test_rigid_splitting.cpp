@@ -18,32 +18,19 @@
 #include "methods/stepper.hpp"
 #include "models/dipolar.hpp"
 #include "unit/dipolar_testing.hpp"
+#include "unit/splitting_testing.hpp"
 #include "models/free_rigid_body.hpp"
 
 using namespace lie;
 using lie::dipolar_testing::start_state;
 using lie::dipolar_testing::ten_bodies;
+using lie::splitting_testing::max_abs_diff;
+using lie::splitting_testing::run;
+using lie::splitting_testing::stepper;
 
 namespace {
 
 using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
-
-std::unique_ptr<Stepper> stepper(const std::string& method, Model& model, par::Context& ctx) {
-  auto st = make_stepper(method, Config::from_pairs({}), model);
-  st->bind(model, ctx);
-  return st;
-}
-
-std::vector<double> run(Stepper& st, std::vector<double> y, int steps, double h) {
-  for (int n = 0; n < steps; ++n) st.step(n * h, h, y.data());
-  return y;
-}
-
-double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
-  return d;
-}
 
 double energy(Dipolar& model, const std::vector<double>& y) {
   Observables o;

@@ -14,12 +14,16 @@
 
 #include "groups/so3.hpp"
 #include "heavy_top_testing.hpp"
+#include "splitting_testing.hpp"
 #include "methods/rigid_splitting.hpp"
 #include "methods/stepper.hpp"
 #include "models/heavy_top.hpp"
 
 using namespace lie;
 using lie::heavy_top_testing::random_parameters;
+using lie::splitting_testing::max_abs_diff;
+using lie::splitting_testing::run;
+using lie::splitting_testing::stepper;
 
 namespace {
 
@@ -27,27 +31,10 @@ using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 using F = HeavyTopFormulation;
 const std::vector<std::string> kSplittings = {"dlm", "no_squish", "rotor_exact"};
 
-std::unique_ptr<Stepper> stepper(const std::string& method, Model& model, par::Context& ctx) {
-  auto st = make_stepper(method, Config::from_pairs({}), model);
-  st->bind(model, ctx);
-  return st;
-}
-
-std::vector<double> run(Stepper& st, std::vector<double> y, int steps, double h) {
-  for (int n = 0; n < steps; ++n) st.step(n * h, h, y.data());
-  return y;
-}
-
 std::vector<double> start(const HeavyTop& model) {
   std::vector<double> y(model.space().state_size());
   model.initial_state(y.data());
   return y;
-}
-
-double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
-  return d;
 }
 
 // pi' of tstar_so3 at y: psi_*(f1, f2) = (hat(f1) Q, f2 + f1 x pi) (heavy_top.hpp)
