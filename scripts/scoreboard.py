@@ -368,13 +368,22 @@ def tex_escape(s):
         .replace("#", "\\#").replace("^", "\\^{}").replace("*", "$^*$")
 
 
+def tex_method(name):
+    """A method name for a table cell; a composition's spec (composition:kahan_li6@rotor_exact) on
+    two lines, broken before its base, so that the tables keep to the text width."""
+    head, at, tail = str(name).partition("@")
+    if not at:
+        return tex_escape(name)
+    return f"\\begin{{tabular}}[t]{{@{{}}l@{{}}}}{tex_escape(head)}\\\\ {tex_escape(at + tail)}\\end{{tabular}}"
+
+
 def write_tex(board, path):
     out = ["% scripts/scoreboard.py: \\input{} it into a document whose preamble has \\usepackage{booktabs}"]
     for lv in LEVELS:
         out += ["\\begin{table}[htbp]", "\\centering",
                 f"\\caption{{Benchmark scoreboard: the cheapest measured run reaching relative error {tex_escape(level_text(lv))} "
                 "at $T$, by vector-field evaluations and by wall time (minimum of $\\geq 3$ repetitions, 1 rank $\\times$ 1 thread)}",
-                "\\footnotesize\\setlength{\\tabcolsep}{3pt}", "\\begin{tabular}{lllrl}", "\\toprule",
+                "\\footnotesize\\setlength{\\tabcolsep}{3pt}", "\\begin{tabular}{llrlr}", "\\toprule",
                 "problem & \\multicolumn{2}{l}{by evaluations} & \\multicolumn{2}{l}{by wall time} \\\\", "\\midrule"]
         for p in board:
             if not p["runs"]:
@@ -382,18 +391,18 @@ def write_tex(board, path):
             cells = []
             for key in ("evals", "wall_min"):
                 what, r = cell(p["runs"], lv, key)
-                name = tex_escape(what + (" *" if r and what in p["notes"] else ""))
+                name = tex_method(what) + (tex_escape(" *") if r and what in p["notes"] else "")
                 cost = (f"{r['evals']}" if key == "evals" else f"{r['wall_min']:.1e} s") if r else "--"
                 cells += [name, cost]
             out.append(f"{tex_escape(p['stem'])} & " + " & ".join(cells) + " \\\\")
         out += ["\\bottomrule", "\\end{tabular}", "\\end{table}", ""]
     out += ["\\begin{table}[htbp]", "\\centering",
             "\\caption{Long-time energy behaviour: the runs no other run beats on both cost and maximum relative energy error}",
-            "\\footnotesize\\setlength{\\tabcolsep}{3pt}", "\\begin{tabular}{llrrrl}", "\\toprule",
+            "\\footnotesize\\setlength{\\tabcolsep}{2pt}", "\\begin{tabular}{llrrrl}", "\\toprule",
             "problem & method & $h$ & evaluations & max $|\\mathrm{d}H/H_0|$ & growth \\\\", "\\midrule"]
     for p in board:
         for r in p["front"]:
-            out.append(f"{tex_escape(p['stem'])} & {tex_escape(r['method'])} & {r['h']:g} & {r['evals']} & "
+            out.append(f"{tex_escape(p['stem'])} & {tex_method(r['method'])} & {r['h']:g} & {r['evals']} & "
                        f"{r['max']:.2e} & {tex_escape(r['law'])} \\\\")
     out += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
     open(path, "w").write("\n".join(out) + "\n")

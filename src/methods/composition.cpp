@@ -206,7 +206,8 @@ std::vector<std::string> user_composition_names(const Config& cfg) {
   return out;
 }
 
-Config composition_config(const Config& cfg, const std::string& name, const std::string& spec) {
+Config composition_config(const Config& cfg, const std::string& name, const std::string& spec,
+                          const std::string& base) {
   const bool section = cfg.was_set("composition." + name + ".coefficients") || cfg.was_set("composition." + name + ".base");
   if (section && shipped(name))
     throw UsageError("method " + quote(spec) + ": section [composition." + name + "] has the name of a shipped "
@@ -214,7 +215,7 @@ Config composition_config(const Config& cfg, const std::string& name, const std:
   if (!section && !shipped(name))
     throw UsageError("method " + quote(spec) + ": unknown composition " + quote(name) + "; shipped: " + shipped_names() +
                      ", or give its coefficients in section [composition." + name + "] (key coefficients)");
-  return cfg.with({{"composition.name", name}});
+  return cfg.with({{"composition.name", base.empty() ? name : name + "@" + base}});
 }
 
 namespace {
@@ -222,10 +223,15 @@ namespace {
 CompositionOptions parse_composition(const Config& cfg) {
   CompositionOptions o;
   o.name = cfg.get_string("composition.name", "");
+  std::string spec_base;  // composition:<name>@<base>
+  if (const auto at = o.name.find('@'); at != std::string::npos) {
+    spec_base = o.name.substr(at + 1);
+    o.name.resize(at);
+  }
   if (o.name.empty())
     throw UsageError("method 'composition' needs a composition: composition:<name> (shipped: " + shipped_names() +
                      "; or section [composition.<name>] with key coefficients)");
-  const std::string spec = "composition:" + o.name;
+  const std::string spec = "composition:" + o.name + (spec_base.empty() ? "" : "@" + spec_base);
   const std::string ckey = "composition." + o.name + ".coefficients", bkey = "composition." + o.name + ".base";
   const std::string text = cfg.get_string(ckey, o.name);
   o.coefficients = composition_coefficients(cfg, o.name, &o.source);
@@ -241,20 +247,26 @@ CompositionOptions parse_composition(const Config& cfg) {
     throw UsageError("method " + quote(spec) + ": coefficients " + quote(text) + " sum to 1 + " + num(sum_error) +
                      "; they must sum to 1 (to 1e-14): give them to 17 significant digits");
   o.order = composition_order(c, cfg.get_double("composition.tolerance"));
-  // the base: the section's, else composition.base
-  const std::string base = cfg.was_set(bkey) ? cfg.get_string(bkey) : cfg.get_string("composition.base", "");
-  const std::string where = cfg.was_set(bkey) ? bkey : "composition.base";
+  // the base: the spec's, else the section's, else composition.base
+  if (!spec_base.empty() && cfg.was_set(bkey) && cfg.get_string(bkey) != spec_base)
+    throw UsageError("method " + quote(spec) + " names base " + quote(spec_base) + " but key " + quote(bkey) + " = " +
+                     quote(cfg.get_string(bkey)) + "; give the base in one place");
+  const std::string base = !spec_base.empty() ? spec_base
+                           : cfg.was_set(bkey) ? cfg.get_string(bkey)
+                                               : cfg.get_string("composition.base", "");
+  const std::string where = !spec_base.empty() ? "method " + quote(spec)
+                            : "key " + quote(cfg.was_set(bkey) ? bkey : "composition.base");
   if (base.empty())
     throw UsageError("method " + quote(spec) + " needs a base method: set composition.base (or " + bkey + ") to one of " +
                      symmetric_bases());
-  if (parse_method_spec(base, "key " + quote(where)).method == "composition")
-    throw UsageError("key " + quote(where) + " has value " + quote(base) + "; the base of a composition is a "
+  if (parse_method_spec(base, where).method == "composition")
+    throw UsageError(where + (spec_base.empty() ? " has value " : " has base ") + quote(base) + "; the base of a composition is a "
                      "second-order method, not a composition: one of " + symmetric_bases());
-  o.base = parse_method(base, cfg, "key " + quote(where));
+  o.base = parse_method(base, cfg, where);
   const auto probe = o.base.entry->create(o.base.options);  // its info as configured (slgi.theta)
   const MethodInfo& bi = probe->info();
   if (!bi.time_symmetric || bi.order != 2)
-    throw UsageError("key " + quote(where) + " has value " + quote(base) + ", a method of order " +
+    throw UsageError(where + (spec_base.empty() ? " has value " : " has base ") + quote(base) + ", a method of order " +
                      std::to_string(bi.order) + (bi.time_symmetric ? "" : " that is not time-symmetric") +
                      "; a composition needs a second-order time-symmetric base: one of " + symmetric_bases());
   return o;
@@ -272,8 +284,9 @@ MethodInfo composition_entry_info() {
   m.order = 0;  // from the coefficients
   m.description =
       "symmetric composition Phi_{c_s h} o ... o Phi_{c_1 h} of a second-order time-symmetric method (key "
-      "composition.base); composition:yoshida4, :suzuki4 (order 4), :kahan_li6 (order 6), or :<name> with "
-      "coefficients in section [composition.<name>] (order from the conditions of GNI V.3.2)";
+      "composition.base, or after '@': composition:yoshida4@dlm); composition:yoshida4, :suzuki4 (order 4), "
+      ":kahan_li6 (order 6), or :<name> with coefficients in section [composition.<name>] (order from the conditions "
+      "of GNI V.3.2)";
   m.source = "Yoshida 1990; Suzuki 1990; Kahan & Li 1997; Hairer, Lubich & Wanner, GNI II.4, V.3; [L] 3.4";
   m.needs = "base";
   m.time_symmetric = true;

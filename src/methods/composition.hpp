@@ -9,8 +9,9 @@
 //
 // Coefficients are data: method `composition:<name>` takes them from section [composition.<name>]
 // of the experiment file (keys coefficients, base) or from the shipped sets (yoshida4, suzuki4,
-// kahan_li6; kShippedCompositions in composition.cpp); the base method from composition.base (or
-// the section's base). The base is any registered method with MethodInfo::time_symmetric and
+// kahan_li6; kShippedCompositions in composition.cpp); the base method from the spec
+// (composition:yoshida4@dlm: one name carries the base, as `methods = applicable` lists them),
+// else composition.base (or the section's base). The base is any registered method with MethodInfo::time_symmetric and
 // order 2 (the rigid-body splittings, the variational integrators, SLGI at theta = 1/2).
 #include <memory>
 #include <string>
@@ -55,7 +56,10 @@ bool takes_composition_name(const std::string& method);
 std::vector<double> composition_coefficients(const Config& cfg, const std::string& name, std::string* source = nullptr);
 /// Names of the sections [composition.<name>] with key coefficients (`liebench tableau FILE.cfg`).
 std::vector<std::string> user_composition_names(const Config& cfg);
-Config composition_config(const Config& cfg, const std::string& name, const std::string& spec);
+/// The configuration under which method `spec` (composition:<name>[@<base>]) builds composition
+/// `name`: cfg with composition.name = name[@base]; a base after '@' overrides composition.base.
+Config composition_config(const Config& cfg, const std::string& name, const std::string& spec,
+                          const std::string& base = "");
 
 class CompositionStepper final : public Stepper {
  public:

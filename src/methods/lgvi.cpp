@@ -20,7 +20,8 @@ const bool kLgviKeys = declare_options({
      "solver of the implicit LGVI equation [L] (28): newton (exact Jacobian) or fixed_point (A(f_m) f_{m+1} = d)",
      {"newton", "fixed_point"}, "method"},
     {"lgvi.tol", OptionType::PositiveReal, "1e-13",
-     "relative tolerance of the LGVI iteration: stop when |df|_inf <= tol |f|_inf", {}, "method"},
+     "relative tolerance of the LGVI iteration: stop when |df|_inf <= tol |f|_inf, or at the round-off floor (the "
+     "update stops decreasing once below sqrt(tol) |f|_inf)", {}, "method"},
     {"lgvi.max_iter", OptionType::PositiveInt, "50",
      "iteration limit of the LGVI solver; exceeding it is a NumericalError", {}, "method"},
 });
@@ -269,6 +270,14 @@ void cayley_system(const std::vector<double>& M, std::size_t n, const std::vecto
 }
 }  // namespace
 
+bool LgviStepper::converged(double upd, double prev, double f_norm) const {
+  // |df| <= tol |f|; or the round-off floor: the update no longer decreases although it is
+  // already below sqrt(tol) |f| (Newton contracts quadratically, the fixed point linearly: an
+  // update that does not shrink there is round-off in d - G amplified by A^-1, about
+  // eps cond(A) |f|, which can exceed tol |f| for a long chain; more iterations only cycle)
+  return upd <= opt_.tol * f_norm || (upd >= prev && upd <= std::sqrt(opt_.tol) * f_norm);
+}
+
 void LgviStepper::solve_cayley_newton(double t, double h) {
   const Eigen::Index N = static_cast<Eigen::Index>(3 * n_);
   Eigen::Map<const Eigen::VectorXd> d(d_.data(), N);
@@ -280,7 +289,7 @@ void LgviStepper::solve_cayley_newton(double t, double h) {
   Eigen::Map<Eigen::VectorXd> f(f_.data(), N);
   StoppableLU lu;
   f = lu.factor(A).solve(d);
-  double upd = 0.0;
+  double upd = 0.0, prev = std::numeric_limits<double>::infinity();
   for (long it = 1; it <= opt_.max_iter; ++it) {
     cayley_system(M_, n_, q_, f_, true, A, G);
     const Eigen::VectorXd df = lu.factor(A).solve(d - G);
@@ -289,7 +298,8 @@ void LgviStepper::solve_cayley_newton(double t, double h) {
     bool finite = df.allFinite() && f.allFinite();
     upd = df.lpNorm<Eigen::Infinity>();
     if (!finite) fail("non-finite iterate", t, h, it, upd);
-    if (upd <= opt_.tol * f.lpNorm<Eigen::Infinity>()) return;
+    if (converged(upd, prev, f.lpNorm<Eigen::Infinity>())) return;
+    prev = upd;
   }
   fail("Newton iteration for the Cayley coordinates ([L] (28)) did not converge", t, h, opt_.max_iter, upd);
 }
@@ -301,7 +311,7 @@ void LgviStepper::solve_cayley_fixed_point(double t, double h) {
   Eigen::VectorXd G;
   std::fill(f_.begin(), f_.end(), 0.0);
   Eigen::Map<Eigen::VectorXd> f(f_.data(), N);
-  double upd = 0.0;
+  double upd = 0.0, prev = std::numeric_limits<double>::infinity();
   StoppableLU lu;
   for (long it = 1; it <= opt_.max_iter; ++it) {
     cayley_system(M_, n_, q_, f_, false, A, G);
@@ -312,7 +322,8 @@ void LgviStepper::solve_cayley_fixed_point(double t, double h) {
     bool finite = true;
     max_abs_checked(f_.data(), f_.size(), finite);
     if (!finite || !std::isfinite(upd)) fail("non-finite iterate", t, h, it, upd);
-    if (upd <= opt_.tol * f.lpNorm<Eigen::Infinity>()) return;
+    if (converged(upd, prev, f.lpNorm<Eigen::Infinity>())) return;
+    prev = upd;
   }
   fail("fixed-point iteration for the Cayley coordinates ([L] (28)) did not converge", t, h, opt_.max_iter, upd);
 }

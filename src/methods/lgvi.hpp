@@ -53,6 +53,8 @@ class LgviStepper final : public Stepper {
   void solve_cayley_newton(double t, double h);
   void solve_cayley_fixed_point(double t, double h);
   [[noreturn]] void fail(const std::string& why, double t, double h, long iter, double upd) const;
+  /// The iteration's stopping test (key lgvi.tol): update upd after prev, iterate norm |f|_inf.
+  bool converged(double upd, double prev, double f_norm) const;
 
   MethodInfo info_;
   bool explicit_;

@@ -81,14 +81,30 @@ int dense_weights(const ButcherTable& table, double theta, double* w) {
 
 MethodSpec parse_method_spec(const std::string& spec, const std::string& what) {
   const auto colon = spec.find(':');
-  if (colon == std::string::npos) return {spec, ""};
-  MethodSpec m{spec.substr(0, colon), spec.substr(colon + 1)};
-  const bool good = !m.tableau.empty() && std::all_of(m.tableau.begin(), m.tableau.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-  });
-  if (!good)
+  if (colon == std::string::npos) {
+    if (spec.find('@') != std::string::npos)
+      throw UsageError(what + " '" + spec + "': only a composition takes a base after '@' "
+                       "(composition:<name>@<base>, e.g. composition:yoshida4@dlm)");
+    return {spec, "", ""};
+  }
+  MethodSpec m{spec.substr(0, colon), spec.substr(colon + 1), ""};
+  const auto at = m.tableau.find('@');
+  const bool has_base = at != std::string::npos;
+  if (has_base) {
+    m.base = m.tableau.substr(at + 1);
+    m.tableau.resize(at);
+  }
+  auto word = [](const std::string& w) {
+    return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+  };
+  if (!word(m.tableau))
     throw UsageError(what + " '" + spec + "': the name after ':' must be letters, digits, '_' or '-' (it names "
                      "the section [tableau.<name>] or [composition.<name>]), e.g. rkmk_user:rkmk38");
+  if (has_base && !word(m.base))
+    throw UsageError(what + " '" + spec + "': the base after '@' must be a registered method's name (letters, "
+                     "digits, '_' or '-'), e.g. composition:yoshida4@dlm");
   return m;
 }
 
@@ -104,6 +120,9 @@ const MethodEntry& method_entry(const std::string& spec, const std::string& what
     throw UsageError(what + " '" + spec + "': method '" + m.method + "' takes no tableau name; only rkmk_user and "
                      "classical_user do (rkmk_user:<name> with section [tableau.<name>]), and composition "
                      "(composition:<name>)");
+  if (!m.base.empty() && !takes_composition_name(m.method))
+    throw UsageError(what + " '" + spec + "': only a composition takes a base after '@' "
+                     "(composition:<name>@<base>, e.g. composition:yoshida4@dlm)");
   return e;
 }
 
@@ -125,7 +144,7 @@ MethodChoice parse_method(const std::string& name, const Config& cfg, const std:
                      quote(name) + " with coordinates = exp");
   if (e.parse)
     m.options = spec.tableau.empty()                   ? e.parse(cfg)
-                : takes_composition_name(spec.method) ? e.parse(composition_config(cfg, spec.tableau, name))
+                : takes_composition_name(spec.method) ? e.parse(composition_config(cfg, spec.tableau, name, spec.base))
                                                        : e.parse(user_tableau_config(cfg, spec.tableau, name));
   return m;
 }
@@ -157,19 +176,37 @@ std::unique_ptr<Stepper> make_stepper(const MethodChoice& m, const Model& model)
 // <edge>
 std::vector<std::string> applicable_methods(const Config& cfg, Model& model, par::Context& ctx, bool embedded_only) {
   std::vector<std::string> out;
-  for (const MethodEntry* e : MethodRegistry::instance().all()) {
-    if (takes_name(e->name)) continue;
-    bool fits = true;
+  auto fits = [&](const std::string& spec, bool* time_symmetric_order2) {
+    bool ok = true;
     try {
-      const MethodChoice m = parse_method(e->name, cfg);
+      const MethodChoice m = parse_method(spec, cfg);
       auto stepper = make_stepper(m, model);
-      if (embedded_only && stepper->info().embedded_order == 0) continue;  // (the same on every rank)
+      if (embedded_only && stepper->info().embedded_order == 0) return false;  // (the same on every rank)
+      if (time_symmetric_order2)
+        *time_symmetric_order2 = stepper->info().time_symmetric && stepper->info().order == 2;
       stepper->bind(model, ctx);
     } catch (const UsageError&) {
-      fits = false;  // not applicable here
+      ok = false;  // not applicable here
     }
-    if (ctx.max(fits ? 0.0 : 1.0) == 0.0) out.push_back(e->name);  // every rank agrees
+    return ctx.max(ok ? 0.0 : 1.0) == 0.0;  // every rank agrees
+  };
+  std::vector<std::string> bases;  // the applicable second-order time-symmetric methods
+  for (const MethodEntry* e : MethodRegistry::instance().all()) {
+    if (takes_name(e->name)) continue;
+    bool base = false;
+    if (!fits(e->name, &base)) continue;
+    out.push_back(e->name);
+    if (base) bases.push_back(e->name);
   }
+  // the compositions over every applicable base: the shipped sets, then the file's sections
+  // [composition.<name>] (composition:<name>@<base>; no embedded estimator)
+  if (embedded_only) return out;
+  std::vector<std::string> sets;
+  for (const auto& s : shipped_compositions()) sets.emplace_back(s.name);
+  for (const auto& s : user_composition_names(cfg)) sets.push_back(s);
+  for (const auto& set : sets)
+    for (const auto& base : bases)
+      if (const std::string spec = "composition:" + set + "@" + base; fits(spec, nullptr)) out.push_back(spec);
   return out;
 }
 // </edge>

@@ -156,8 +156,9 @@ using MethodRegistry = Registry<MethodEntry>;
 struct MethodSpec {
   std::string method;   // registry key
   std::string tableau;  // the name after ':' (a tableau's or a composition's); "": none
+  std::string base;     // a composition's base after '@' (composition:yoshida4@dlm); "": none
 };
-/// Splits at ':'; UsageError naming `what` for an empty or ill-formed tableau name.
+/// Splits at ':' and '@'; UsageError naming `what` for an empty or ill-formed tableau or base name.
 MethodSpec parse_method_spec(const std::string& spec, const std::string& what = "method");
 /// The registry entry of a method spec (UsageError naming `what`: unknown method, a tableau
 /// name after a method that takes none).

@@ -24,7 +24,8 @@ const bool kKeys = declare_options({
     {"t_final", OptionType::Real, "1", "final time T (> t0)", {}, "study"},
     {"methods", OptionType::StringList, "rkmk4",
      "integration methods, comma separated (a grid axis; `liebench list methods`), or `applicable`: every method "
-     "that runs on the model (of the first grid point)", {}, "study"},
+     "that runs on the model (of the first grid point), then the compositions composition:<set>@<base> of every "
+     "shipped set and section [composition.<name>] over every applicable second-order time-symmetric method", {}, "study"},
     {"steps", OptionType::String, "",
      "step counts over [t0, T] (a grid axis, h = (T - t0)/steps): integers, powers 2^k, or doubling ranges "
      "2^4..2^10 (= 16, 32, ..., 1024)", {}, "study"},

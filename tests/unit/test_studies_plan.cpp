@@ -214,3 +214,45 @@ TEST(StudiesPlan, MethodsApplicableExpandsToWhatRunsOnTheModel) {
                 .find("give applicable alone"),
             std::string::npos);
 }
+
+// The compositions join `applicable` as composition:<set>@<base> (issue 26: the benchmark picks
+// them up with no edit): every shipped set, then the file's own sections, over every applicable
+// second-order time-symmetric method, after the registered methods; none with a tolerance.
+TEST(StudiesPlan, MethodsApplicableComposesEverySecondOrderSymmetricMethod) {
+  auto compositions = [](const StudyPlan& p) {
+    std::vector<std::string> out;
+    for (const auto& m : p.methods)
+      if (m.rfind("composition:", 0) == 0) out.push_back(m);
+    return out;
+  };
+  const StudyPlan p = plan_of({{"model", "free_rigid_body"}, {"methods", "applicable"}, {"steps", "8"}});
+  const std::vector<std::string> rigid = {"composition:yoshida4@dlm",       "composition:yoshida4@no_squish",
+                                          "composition:yoshida4@rotor_exact", "composition:suzuki4@dlm",
+                                          "composition:suzuki4@no_squish",    "composition:suzuki4@rotor_exact",
+                                          "composition:kahan_li6@dlm",        "composition:kahan_li6@no_squish",
+                                          "composition:kahan_li6@rotor_exact"};
+  EXPECT_EQ(compositions(p), rigid);
+  ASSERT_GE(p.methods.size(), rigid.size());
+  EXPECT_EQ(std::vector<std::string>(p.methods.end() - static_cast<std::ptrdiff_t>(rigid.size()), p.methods.end()), rigid);
+  // a user section joins after the shipped sets; on the pendulum the variational integrators are the bases
+  const StudyPlan q = plan_of({{"model", "nfold_pendulum"}, {"methods", "applicable"}, {"steps", "8"},
+                               {"composition.half.coefficients", "1/2, 1/2"}});
+  const auto qc = compositions(q);
+  EXPECT_EQ(qc.front(), "composition:yoshida4@lgvi");
+  EXPECT_EQ(qc.back(), "composition:half@lgvi");
+  EXPECT_EQ(qc.size(), 4u);  // lgvi_explicit needs a diagonal inertia, which the pendulum has not
+  // the heavy top on T*SO(3): SLGI at its default theta = 1/2 composes too; on se(3)* nothing does
+  const StudyPlan t = plan_of({{"model", "heavy_top"}, {"heavy_top.formulation", "tstar_so3"}, {"methods", "applicable"},
+                               {"steps", "8"}});
+  const auto tc = compositions(t);
+  EXPECT_NE(std::find(tc.begin(), tc.end(), "composition:kahan_li6@slgi"), tc.end());
+  EXPECT_NE(std::find(tc.begin(), tc.end(), "composition:suzuki4@dlm"), tc.end());
+  const StudyPlan lp = plan_of({{"model", "heavy_top"}, {"heavy_top.formulation", "lie_poisson"},
+                                {"methods", "applicable"}, {"steps", "8"}});
+  EXPECT_TRUE(compositions(lp).empty());
+  PlanShape tol_shape;
+  tol_shape.step_kinds = {StepKind::Tol};
+  EXPECT_TRUE(compositions(plan_of({{"model", "free_rigid_body"}, {"methods", "applicable"}, {"tol", "1e-6"}}, 0, 1,
+                                   tol_shape))
+                  .empty());
+}
