@@ -46,6 +46,7 @@
 
 #include "models/dipolar_kernel.hpp"
 #include "models/model.hpp"
+#include "models/periodic_box.hpp"
 #include "models/rigid_bodies.hpp"
 #include "parallel/pair_plan.hpp"
 
@@ -61,6 +62,8 @@ struct DipolarParams {
   double dipole_strength = 1.0;                 // kappa
   bool lj_attraction = false;
   double cutoff = 0.0;  // 0: none
+  bool cutoff_shift = false;  // energy shift at the cutoff (dipolar.cutoff_shift)
+  PeriodicBox box;            // no periodic axis: unbounded ([K])
   Initial initial = Initial::Random;
   double spread = 0.0;  // 0: N
   std::uint64_t seed = 1;
@@ -69,6 +72,9 @@ struct DipolarParams {
   /// Reads and validates the dipolar.* keys (UsageError naming key and value otherwise).
   /// For initial = file and no explicit N, n = 0 (taken from the file by the model).
   static DipolarParams from_config(const Config& cfg);
+  /// Refuses (UsageError, one line) a box without a cutoff, cutoff > L/2 on a periodic axis,
+  /// non-positive lengths, periodic axes without a length.
+  void check_box() const;
 };
 
 class Dipolar final : public Model, public RigidBodySystem {
@@ -126,7 +132,8 @@ class Dipolar final : public Model, public RigidBodySystem {
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).
   void compute_tiles(bool want_energy);
   bool tiled() const { return !(p_.cutoff > 0.0); }
-  // Cutoff path: cell list over all bodies (cells of side = cutoff, sorted by cell and index).
+  // Cutoff path: cell list over all bodies (cells of side >= cutoff, sorted by cell and index;
+  // in a periodic box over the wrapped copies, neighbour cells taken mod the cell count).
   void build_cells();
   void compute_rows_cells(bool want_energy);
   void make_random_state(bool planar);
@@ -158,6 +165,8 @@ class Dipolar final : public Model, public RigidBodySystem {
     std::int64_t z, y, x;
     auto operator<=>(const CellKey&) const = default;
   };
+  std::int64_t ncell_[3] = {0, 0, 0};   // cells per periodic axis (0: open axis, unbounded keys)
+  double cell_inv_[3] = {0.0, 0.0, 0.0}; // 1 / cell side per axis
   std::vector<CellKey> cell_of_;        // cell of every body (global index)
   std::vector<std::size_t> cell_order_; // bodies sorted by (cell, index)
   std::vector<CellKey> sorted_keys_;    // cell_of_ in that order
