@@ -739,7 +739,7 @@ void Dipolar::trajectory_field(const std::string& name, const double* y, double*
 
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"dipolar",
                                          "dipolar soft spheres: N rigid bodies on T*(R^3 x SO(3)), soft-sphere "
-                                         "(+ optional LJ attraction) + point-dipole pair forces, all pairs",
+                                         "(+ optional LJ attraction) + point-dipole pair forces, all pairs or a cutoff (optionally in a periodic box)",
                                          "[K] 3.2, 2.6-2.8", &Dipolar::create, &Dipolar::parse})
 
 }  // namespace lie

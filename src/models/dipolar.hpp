@@ -9,6 +9,15 @@
 // dipolar_kernel.hpp (soft sphere 4 eps (s/r)^12, optional -4 eps (s/r)^6, point dipoles
 // mu_i = Q_i mubar with coupling kappa). All pairs, unbounded domain ([K]), optional cutoff.
 //
+// Periodic box (issue 28, dipolar.box / periodic / cutoff_shift; docs/models.md): cutoff path
+// only, cutoff <= L/2 on the periodic axes. The state holds unwrapped positions (the RKMK stages
+// and splittings move q freely; restart needs nothing else); gather_partners wraps the copies of
+// the cell list and the row kernel, which takes minimum-image differences
+// (periodic_box.hpp, dipolar_kernel.hpp). Truncation as LAMMPS's lj/cut/dipole/cut: forces and
+// energies of pairs with r < rc, nothing beyond; cutoff_shift subtracts the soft-sphere/LJ value
+// at rc from every pair's energy (pair_modify shift yes), the dipole term is not shifted.
+// No long-range dipolar sums (Ewald, P3M).
+//
 // Classical baselines integrate Model::ambient_field = psi_*(f(y)), i.e. [K] eq. (3.4) above with
 // Q in R^{3x3} unconstrained (Q' = Q hat(I^-1 m) off SO(3) too). [K] compares RKMK methods only
 // and has no classical baseline; this is the suite's choice (the direct embedding of (3.4), as in
