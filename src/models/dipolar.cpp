@@ -37,7 +37,19 @@ const bool kKeys = declare_options({
     {"dipolar.lj_attraction", OptionType::Bool, "false",
      "add the attractive -4 eps (sigma/r)^6 term (Lennard-Jones + dipole, the usual MD model)", {}, "dipolar"},
     {"dipolar.cutoff", OptionType::NonNegativeReal, "0",
-     "pair cutoff radius (plain truncation: energy jumps when pairs cross it); 0: all pairs, as [K]", {}, "dipolar"},
+     "pair cutoff radius r < rc (truncated forces and energy, as LAMMPS lj/cut/dipole/cut: the energy jumps when "
+     "pairs cross it); 0: all pairs, as [K]", {}, "dipolar"},
+    {"dipolar.cutoff_shift", OptionType::Bool, "false",
+     "subtract the soft-sphere/LJ value 4 eps ((sigma/rc)^12 - a (sigma/rc)^6) from every pair within the cutoff "
+     "(energy only, as pair_modify shift yes for lj/cut/dipole/cut; the dipole term is not shifted); needs a cutoff",
+     {}, "dipolar"},
+    {"dipolar.box", OptionType::PositiveRealList, "",
+     "orthorhombic box lengths Lx, Ly, Lz of [0, L) (minimum image on the periodic axes; the state keeps unwrapped "
+     "positions); unset: no box (unbounded, as [K]); needs 0 < cutoff <= L/2 on every periodic axis",
+     {}, "dipolar"},
+    {"dipolar.periodic", OptionType::ChoiceList, "x, y, z",
+     "the periodic axes of dipolar.box (the others are open: unbounded, length unused)", {"x", "y", "z"},
+     "dipolar"},
     {"dipolar.initial", OptionType::Choice, "random",
      "initial state: random ([K] 3.2.2), random2d (the 2-D variant), file (HDF5 rows [N][18])",
      {"random", "random2d", "file"}, "dipolar"},
@@ -130,6 +142,23 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
   p.dipole_strength = cfg.get_nonnegative("dipolar.dipole_strength");
   p.lj_attraction = cfg.get_bool("dipolar.lj_attraction");
   p.cutoff = cfg.get_nonnegative("dipolar.cutoff");
+  p.cutoff_shift = cfg.get_bool("dipolar.cutoff_shift");
+  if (p.cutoff_shift && !(p.cutoff > 0.0))
+    throw UsageError("key 'dipolar.cutoff_shift' is true but dipolar.cutoff is 0 (all pairs); the shift needs a "
+                     "cutoff: set dipolar.cutoff > 0 or cutoff_shift = false");
+  if (cfg.was_set("dipolar.box") && !cfg.get_string("dipolar.box").empty()) {
+    const auto L = cfg.get_double_list("dipolar.box");
+    if (L.size() != 3)
+      throw UsageError("key 'dipolar.box' needs 3 values (Lx, Ly, Lz), got " + std::to_string(L.size()));
+    std::array<bool, 3> per{false, false, false};
+    for (const std::string& a : cfg.get_list("dipolar.periodic"))
+      per[static_cast<std::size_t>(a == "x" ? 0 : a == "y" ? 1 : 2)] = true;
+    for (std::size_t a = 0; a < 3; ++a) {
+      p.box.length[a] = L[a];
+      p.box.periodic[a] = per[a];
+    }
+  }
+  p.check_box();
   p.spread = cfg.get_nonnegative("dipolar.spread");
   p.seed = static_cast<std::uint64_t>(cfg.get_int_at_least("dipolar.seed", 0));
   p.file = cfg.get_string("dipolar.file", "");
@@ -140,7 +169,35 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
 }
 // </edge>
 
+// The box refusals (also for params built in code): one line naming the key, value and fix.
+void DipolarParams::check_box() const {
+  const char* axis = "xyz";
+  bool any_length = false;
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (box.length[a] != 0.0) any_length = true;
+    if (box.length[a] != 0.0 && !(box.length[a] > 0.0 && std::isfinite(box.length[a])))
+      throw UsageError("key 'dipolar.box' has " + std::string(1, axis[a]) + " length " + num(box.length[a]) +
+                       "; box lengths must be finite and > 0");
+    if (box.periodic[a] && !(box.length[a] > 0.0))
+      throw UsageError("key 'dipolar.periodic' names axis " + std::string(1, axis[a]) +
+                       " but dipolar.box gives it no length; set dipolar.box = Lx, Ly, Lz");
+  }
+  if (!any_length) return;
+  if (!box.active())
+    throw UsageError("key 'dipolar.box' is set but no axis is periodic (dipolar.periodic); an open box is the "
+                     "unbounded domain: drop dipolar.box or name the periodic axes");
+  if (!(cutoff > 0.0))
+    throw UsageError("key 'dipolar.box' is set but dipolar.cutoff is 0 (all pairs); minimum image is implemented "
+                     "on the cutoff path only: set dipolar.cutoff to at most half the smallest periodic length");
+  for (std::size_t a = 0; a < 3; ++a)
+    if (box.periodic[a] && cutoff > 0.5 * box.length[a])
+      throw UsageError("key 'dipolar.cutoff' has value " + num(cutoff) + ", more than half the periodic " +
+                       std::string(1, axis[a]) + " length " + num(box.length[a]) +
+                       " of dipolar.box (minimum image needs cutoff <= L/2): enlarge the box or reduce the cutoff");
+}
+
 Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)), ctx_(ctx) {
+  p_.check_box();
   if (p_.initial == DipolarParams::Initial::File) {
     const io::DatasetShape shape = io::probe_rows(p_.file, p_.dataset, ctx_.comm(), "dipolar.file");
     if (shape.cols != static_cast<std::size_t>(kStateDim))
@@ -160,6 +217,15 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
   pair_.attraction = p_.lj_attraction ? 1.0 : 0.0;
   pair_.cutoff2 = p_.cutoff > 0.0 ? p_.cutoff * p_.cutoff : std::numeric_limits<double>::infinity();
   pair_.masked_r2 = 1.0;
+  if (p_.cutoff_shift && p_.cutoff > 0.0) {  // 4 eps ((s/rc)^12 - a (s/rc)^6), LAMMPS's offset
+    const double s2 = (p_.sigma / p_.cutoff) * (p_.sigma / p_.cutoff), s6 = s2 * s2 * s2;
+    pair_.energy_shift = 4.0 * p_.epsilon * (s6 * s6 - pair_.attraction * s6);
+  }
+  pair_.periodic = p_.box.active();
+  for (int a = 0; a < 3; ++a) {
+    pair_.box_length[a] = p_.box.kernel_length(a);
+    pair_.box_half[a] = p_.box.kernel_half(a);
+  }
 
   counts_.resize(static_cast<std::size_t>(ctx_.size()));
   displs_.resize(counts_.size());
@@ -285,10 +351,14 @@ void Dipolar::gather_partners(const double* y) {
     else
       std::copy(send_.begin(), send_.end(), recv_.begin());
   }
+  const bool box = p_.box.active();
   for (std::size_t j = 0; j < p_.n; ++j) {
     const double* mu = &recv_[6 * j + 3];
     const double kmu[3] = {kappa * mu[0], kappa * mu[1], kappa * mu[2]};
-    partners_.set(j, &recv_[6 * j], kmu);
+    const double* q = &recv_[6 * j];
+    // periodic box: the kernel's copies are wrapped, the state keeps q (periodic_box.hpp)
+    const double qw[3] = {p_.box.wrap(0, q[0]), p_.box.wrap(1, q[1]), p_.box.wrap(2, q[2])};
+    partners_.set(j, box ? qw : q, kmu);
   }
 }
 
@@ -395,14 +465,32 @@ void Dipolar::compute_tiles(bool want_energy) {
 void Dipolar::build_cells() {
   const std::size_t n = p_.n;
   const double inv = 1.0 / p_.cutoff;
-  cell_of_.resize(n);
+  // Cells of side >= cutoff: on an open axis side = cutoff, unbounded keys (as without a box);
+  // on a periodic axis (positions wrapped into [0, L)) nc = floor(L / cutoff) >= 2 cells of side
+  // L / nc, keys 0 .. nc - 1 (the rounding of L / nc checked: a side below the cutoff would miss
+  // pairs).
+  for (int a = 0; a < 3; ++a) {
+    const std::size_t ax = static_cast<std::size_t>(a);
+    ncell_[ax] = 0;
+    cell_inv_[ax] = inv;
+    if (!p_.box.periodic[ax]) continue;
+    const double L = p_.box.length[ax];
+    std::int64_t nc = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(L / p_.cutoff)));
+    while (nc > 1 && L / static_cast<double>(nc) < p_.cutoff) --nc;
+    ncell_[ax] = nc;
+    cell_inv_[ax] = static_cast<double>(nc) / L;
+  }
   for (std::size_t j = 0; j < n; ++j)
     if (!(std::fabs(partners_.x[j]) + std::fabs(partners_.y[j]) + std::fabs(partners_.z[j]) < 1e15 * p_.cutoff))
       throw NumericalError("dipolar: body " + std::to_string(j) + " has a non-finite or huge position; cannot bin it");
+  auto key = [&](int a, double x) {
+    const std::int64_t c = static_cast<std::int64_t>(std::floor(x * cell_inv_[static_cast<std::size_t>(a)]));
+    const std::int64_t nc = ncell_[static_cast<std::size_t>(a)];
+    return nc > 0 ? std::clamp<std::int64_t>(c, 0, nc - 1) : c;  // wrapped x < L may still round to nc
+  };
+  cell_of_.resize(n);
   for (std::size_t j = 0; j < n; ++j)
-    cell_of_[j] = {static_cast<std::int64_t>(std::floor(partners_.z[j] * inv)),
-                   static_cast<std::int64_t>(std::floor(partners_.y[j] * inv)),
-                   static_cast<std::int64_t>(std::floor(partners_.x[j] * inv))};
+    cell_of_[j] = {key(2, partners_.z[j]), key(1, partners_.y[j]), key(0, partners_.x[j])};
   cell_order_.resize(n);
   for (std::size_t j = 0; j < n; ++j) cell_order_[j] = j;
   std::sort(cell_order_.begin(), cell_order_.end(), [&](std::size_t a, std::size_t b) {
@@ -415,6 +503,22 @@ void Dipolar::build_cells() {
 void Dipolar::compute_rows_cells(bool want_energy) {
   build_cells();
   const std::size_t nl = range_.size(), b = range_.begin;
+  // The neighbour cells c - 1, c, c + 1 of one axis, in this order; on a periodic axis taken
+  // mod nc, without repeats (nc = 2: c - 1 = c + 1), so that every partner appears once.
+  auto neighbours = [&](int a, std::int64_t c, std::int64_t* out) {
+    const std::int64_t nc = ncell_[static_cast<std::size_t>(a)];
+    if (nc == 0) {
+      out[0] = c - 1, out[1] = c, out[2] = c + 1;
+      return 3;
+    }
+    int m = 0;
+    for (std::int64_t d = -1; d <= 1; ++d) {
+      const std::int64_t v = ((c + d) % nc + nc) % nc;
+      if (std::find(out, out + m, v) == out + m) out[m++] = v;
+    }
+    return m;
+  };
+  const bool x_open = ncell_[0] == 0;
   thread_candidates_.resize(static_cast<std::size_t>(omp_get_max_threads()));
 #pragma omp parallel
   {
@@ -424,19 +528,27 @@ void Dipolar::compute_rows_cells(bool want_energy) {
     for (std::size_t li = 0; li < nl; ++li) {
       const std::size_t gi = b + li;
       const CellKey c = cell_of_[gi];
-      // Candidates: for (dz, dy) in fixed order, the run of cells (x - 1 .. x + 1), each run
-      // sorted by (cell, index).
+      // Candidates: for z, y in the neighbour order, the cells x - 1, x, x + 1 (an open x axis:
+      // one run of the sorted keys), each cell's bodies in index order.
       ids.clear();
       std::size_t self = 0;
-      for (std::int64_t dz = -1; dz <= 1; ++dz)
-        for (std::int64_t dy = -1; dy <= 1; ++dy) {
-          const CellKey lo{c.z + dz, c.y + dy, c.x - 1}, hi{c.z + dz, c.y + dy, c.x + 1};
-          auto first = std::lower_bound(sorted_keys_.begin(), sorted_keys_.end(), lo);
-          auto last = std::upper_bound(first, sorted_keys_.end(), hi);
-          for (auto it = first; it != last; ++it) {
-            const std::size_t j = cell_order_[static_cast<std::size_t>(it - sorted_keys_.begin())];
-            if (j == gi) self = ids.size();
-            ids.push_back(j);
+      std::int64_t zs[3], ys[3], xs[3];
+      const int nz = neighbours(2, c.z, zs), ny = neighbours(1, c.y, ys), nx = neighbours(0, c.x, xs);
+      auto take = [&](const CellKey& lo, const CellKey& hi) {
+        auto first = std::lower_bound(sorted_keys_.begin(), sorted_keys_.end(), lo);
+        auto last = std::upper_bound(first, sorted_keys_.end(), hi);
+        for (auto it = first; it != last; ++it) {
+          const std::size_t j = cell_order_[static_cast<std::size_t>(it - sorted_keys_.begin())];
+          if (j == gi) self = ids.size();
+          ids.push_back(j);
+        }
+      };
+      for (int iz = 0; iz < nz; ++iz)
+        for (int iy = 0; iy < ny; ++iy) {
+          if (x_open) {
+            take({zs[iz], ys[iy], c.x - 1}, {zs[iz], ys[iy], c.x + 1});
+          } else {
+            for (int ix = 0; ix < nx; ++ix) take({zs[iz], ys[iy], xs[ix]}, {zs[iz], ys[iy], xs[ix]});
           }
         }
       if (cand.x.size() < ids.size() + dipolar::kLanes) cand.resize(2 * ids.size() + dipolar::kLanes);
@@ -627,7 +739,7 @@ void Dipolar::trajectory_field(const std::string& name, const double* y, double*
 
 LIEBENCH_REGISTER(ModelEntry, ModelEntry{"dipolar",
                                          "dipolar soft spheres: N rigid bodies on T*(R^3 x SO(3)), soft-sphere "
-                                         "(+ optional LJ attraction) + point-dipole pair forces, all pairs",
+                                         "(+ optional LJ attraction) + point-dipole pair forces, all pairs or a cutoff (optionally in a periodic box)",
                                          "[K] 3.2, 2.6-2.8", &Dipolar::create, &Dipolar::parse})
 
 }  // namespace lie

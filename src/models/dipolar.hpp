@@ -9,6 +9,15 @@
 // dipolar_kernel.hpp (soft sphere 4 eps (s/r)^12, optional -4 eps (s/r)^6, point dipoles
 // mu_i = Q_i mubar with coupling kappa). All pairs, unbounded domain ([K]), optional cutoff.
 //
+// Periodic box (issue 28, dipolar.box / periodic / cutoff_shift; docs/models.md): cutoff path
+// only, cutoff <= L/2 on the periodic axes. The state holds unwrapped positions (the RKMK stages
+// and splittings move q freely; restart needs nothing else); gather_partners wraps the copies of
+// the cell list and the row kernel, which takes minimum-image differences
+// (periodic_box.hpp, dipolar_kernel.hpp). Truncation as LAMMPS's lj/cut/dipole/cut: forces and
+// energies of pairs with r < rc, nothing beyond; cutoff_shift subtracts the soft-sphere/LJ value
+// at rc from every pair's energy (pair_modify shift yes), the dipole term is not shifted.
+// No long-range dipolar sums (Ewald, P3M).
+//
 // Classical baselines integrate Model::ambient_field = psi_*(f(y)), i.e. [K] eq. (3.4) above with
 // Q in R^{3x3} unconstrained (Q' = Q hat(I^-1 m) off SO(3) too). [K] compares RKMK methods only
 // and has no classical baseline; this is the suite's choice (the direct embedding of (3.4), as in
@@ -46,6 +55,7 @@
 
 #include "models/dipolar_kernel.hpp"
 #include "models/model.hpp"
+#include "models/periodic_box.hpp"
 #include "models/rigid_bodies.hpp"
 #include "parallel/pair_plan.hpp"
 
@@ -61,6 +71,8 @@ struct DipolarParams {
   double dipole_strength = 1.0;                 // kappa
   bool lj_attraction = false;
   double cutoff = 0.0;  // 0: none
+  bool cutoff_shift = false;  // energy shift at the cutoff (dipolar.cutoff_shift)
+  PeriodicBox box;            // no periodic axis: unbounded ([K])
   Initial initial = Initial::Random;
   double spread = 0.0;  // 0: N
   std::uint64_t seed = 1;
@@ -69,6 +81,9 @@ struct DipolarParams {
   /// Reads and validates the dipolar.* keys (UsageError naming key and value otherwise).
   /// For initial = file and no explicit N, n = 0 (taken from the file by the model).
   static DipolarParams from_config(const Config& cfg);
+  /// Refuses (UsageError, one line) a box without a cutoff, cutoff > L/2 on a periodic axis,
+  /// non-positive lengths, periodic axes without a length.
+  void check_box() const;
 };
 
 class Dipolar final : public Model, public RigidBodySystem {
@@ -126,7 +141,8 @@ class Dipolar final : public Model, public RigidBodySystem {
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).
   void compute_tiles(bool want_energy);
   bool tiled() const { return !(p_.cutoff > 0.0); }
-  // Cutoff path: cell list over all bodies (cells of side = cutoff, sorted by cell and index).
+  // Cutoff path: cell list over all bodies (cells of side >= cutoff, sorted by cell and index;
+  // in a periodic box over the wrapped copies, neighbour cells taken mod the cell count).
   void build_cells();
   void compute_rows_cells(bool want_energy);
   void make_random_state(bool planar);
@@ -158,6 +174,8 @@ class Dipolar final : public Model, public RigidBodySystem {
     std::int64_t z, y, x;
     auto operator<=>(const CellKey&) const = default;
   };
+  std::int64_t ncell_[3] = {0, 0, 0};   // cells per periodic axis (0: open axis, unbounded keys)
+  double cell_inv_[3] = {0.0, 0.0, 0.0}; // 1 / cell side per axis
   std::vector<CellKey> cell_of_;        // cell of every body (global index)
   std::vector<std::size_t> cell_order_; // bodies sorted by (cell, index)
   std::vector<CellKey> sorted_keys_;    // cell_of_ in that order

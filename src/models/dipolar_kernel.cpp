@@ -40,7 +40,7 @@ void PartnerSoA::resize(std::size_t n_particles) {
 
 namespace {
 
-template <bool kEnergy>
+template <bool kEnergy, bool kBox>
 __attribute__((always_inline)) inline void ordered_row_body(const PartnerSoA& s, std::size_t j_begin,
                                                             std::size_t j_end, std::size_t gi, const double* qi,
                                                             const double* mui, const PairParams& pp, RowSums& out) {
@@ -49,7 +49,9 @@ __attribute__((always_inline)) inline void ordered_row_body(const PartnerSoA& s,
   const double xi = qi[0], yi = qi[1], zi = qi[2];
   const double ux = mui[0], uy = mui[1], uz = mui[2];
   const double sig2 = pp.sigma * pp.sigma, e48 = 48.0 * pp.eps, e24a = 24.0 * pp.eps * pp.attraction;
-  const double e4 = 4.0 * pp.eps, att = pp.attraction, rc2 = pp.cutoff2;
+  const double e4 = 4.0 * pp.eps, att = pp.attraction, rc2 = pp.cutoff2, vshift = pp.energy_shift;
+  const double Lx = pp.box_length[0], Ly = pp.box_length[1], Lz = pp.box_length[2];
+  const double hx = pp.box_half[0], hy = pp.box_half[1], hz = pp.box_half[2];
   // Stand-in r^2 of masked lanes: a run-time value (1), so that the compiler cannot
   // specialise the masked lanes into a branch.
   const double r2_masked = pp.masked_r2;
@@ -64,7 +66,12 @@ __attribute__((always_inline)) inline void ordered_row_body(const PartnerSoA& s,
 #pragma omp simd aligned(fx, fy, fz, sm, gx, gy, gz, en : 64)
     for (int l = 0; l < kLanes; ++l) {
       const std::size_t j = jb + static_cast<std::size_t>(l);
-      const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
+      double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
+      if constexpr (kBox) {  // minimum image (dipolar_kernel.hpp: PairParams)
+        dx -= Lx * ((dx > hx ? 1.0 : 0.0) - (dx < -hx ? 1.0 : 0.0));
+        dy -= Ly * ((dy > hy ? 1.0 : 0.0) - (dy < -hy ? 1.0 : 0.0));
+        dz -= Lz * ((dz > hz ? 1.0 : 0.0) - (dz < -hz ? 1.0 : 0.0));
+      }
       const double r2 = dx * dx + dy * dy + dz * dz;
       // Padding (j >= n, zero entries) and the particle itself are masked out by a factor 0
       // on finite values (selects of computed values would be sunk into branches that
@@ -92,7 +99,7 @@ __attribute__((always_inline)) inline void ordered_row_body(const PartnerSoA& s,
       gx[l] += w * (inv_r3 * mjx - t * dx);
       gy[l] += w * (inv_r3 * mjy - t * dy);
       gz[l] += w * (inv_r3 * mjz - t * dz);
-      if constexpr (kEnergy) en[l] += w * (e4 * (s12 - att * s6) + dd * inv_r3 - ai * t);
+      if constexpr (kEnergy) en[l] += w * (e4 * (s12 - att * s6) - vshift + dd * inv_r3 - ai * t);
     }
   }
   // Fixed combination tree of the lanes: pairwise, (0+1), (2+3), ... then pairs of those.
@@ -117,10 +124,16 @@ __attribute__((always_inline)) inline void ordered_row_body(const PartnerSoA& s,
 LIEBENCH_KERNEL_CLONES
 void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_end, std::size_t gi,
                  const double* qi, const double* mui, const PairParams& pp, bool want_energy, RowSums& out) {
-  if (want_energy)
-    ordered_row_body<true>(partners, j_begin, j_end, gi, qi, mui, pp, out);
-  else
-    ordered_row_body<false>(partners, j_begin, j_end, gi, qi, mui, pp, out);
+  if (pp.periodic) {
+    if (want_energy)
+      ordered_row_body<true, true>(partners, j_begin, j_end, gi, qi, mui, pp, out);
+    else
+      ordered_row_body<false, true>(partners, j_begin, j_end, gi, qi, mui, pp, out);
+  } else if (want_energy) {
+    ordered_row_body<true, false>(partners, j_begin, j_end, gi, qi, mui, pp, out);
+  } else {
+    ordered_row_body<false, false>(partners, j_begin, j_end, gi, qi, mui, pp, out);
+  }
 }
 
 }  // namespace lie::dipolar

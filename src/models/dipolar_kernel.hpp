@@ -35,6 +35,17 @@ struct PairParams {
   double attraction = 0.0;  // 1: -4 eps (s/r)^6 term present, 0: soft spheres [K]
   double cutoff2 = 0.0;     // squared cutoff radius; +inf: all pairs
   double masked_r2 = 1.0;   // r^2 used (and then multiplied by 0) in masked lanes
+  // ordered_row only: V_ij - energy_shift for every pair within the cutoff (energy only; the
+  // LJ/soft-sphere value at the cutoff with dipolar.cutoff_shift, as pair_modify shift yes in
+  // LAMMPS's lj/cut/dipole/cut); 0: plain truncation (x - 0 = x: the same bits).
+  double energy_shift = 0.0;
+  // ordered_row only: minimum image in a periodic box (periodic_box.hpp). The positions must be
+  // wrapped into [0, L) on the periodic axes, so that |dx| < L; then
+  //   dx <- dx - L ((dx > L/2) - (dx < -L/2))
+  // with L = box_length (0 on open axes) and box_half = L/2 (+inf on open axes).
+  bool periodic = false;
+  double box_length[3] = {0.0, 0.0, 0.0};
+  double box_half[3] = {0.0, 0.0, 0.0};
 };
 
 /// Positions and kappa-scaled dipoles of all particles, structure of arrays, padded to a
@@ -61,7 +72,8 @@ struct RowSums {
 };
 
 /// Ordered row sum over the partners j in [j_begin, j_end), j != gi, r_ij^2 < cutoff2, in
-/// interleaved lanes by global index (deterministic when [j_begin, j_end) = [0, n)).
+/// interleaved lanes by global index (deterministic when [j_begin, j_end) = [0, n)); with
+/// pp.periodic, r_ij is the minimum-image difference (positions wrapped into the box).
 void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_end, std::size_t gi,
                  const double* qi, const double* mui, const PairParams& pp, bool want_energy, RowSums& out);
 

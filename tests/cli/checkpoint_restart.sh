@@ -5,7 +5,7 @@
 # command again continues, until the result file is written. The final file is compared with
 # an uninterrupted run of the same command (h5diff: every dataset and attribute except
 # /provenance and the wall-clock timings): fixed-step and adaptive, chain (nfold_pendulum) and
-# dipoles (dipolar), 1 and 2 ranks, and a restart on another number of ranks. SIGKILL then restart
+# dipoles (dipolar; also in a periodic box), 1 and 2 ranks, and a restart on another number of ranks. SIGKILL then restart
 # from the last periodic checkpoint (checkpoint_every). A truncated checkpoint, one of another N
 # and one of another method are refused with exit status 2, and the checkpoint file is kept.
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -57,6 +57,24 @@ N = 10
 initial = random
 seed = 1
 CFG
+# The cutoff path in a periodic box (issue 28): the state holds unwrapped positions, so the
+# checkpoint needs nothing else; bodies leave the box during the run.
+cat > dipoles_box.cfg <<'CFG'
+study = invariants
+model = dipolar
+methods = dlm
+dt = 0.001
+t_final = 120
+sample_every = 100
+[dipolar]
+N = 10
+initial = random
+seed = 1
+spread = 6
+cutoff = 6
+box = 12, 12, 12
+cutoff_shift = true
+CFG
 
 # check_case NAME CFG RANKS: uninterrupted reference, then the same command stopped by SIGTERM,
 # SIGUSR1, SIGTERM at random moments of its progress and run again until it finishes.
@@ -82,6 +100,7 @@ check_case chain_fixed_1 chain_fixed.cfg 1
 check_case chain_adaptive_1 chain_adaptive.cfg 1
 check_case dipoles_fixed_2 dipoles_fixed.cfg 2
 check_case dipoles_adaptive_2 dipoles_adaptive.cfg 2
+check_case dipoles_box_2 dipoles_box.cfg 2
 
 # Restart on another layout: stop a 1-rank run, continue on 2 ranks (reference: the 2-rank run).
 stop_once layout.h5 run dipoles_fixed.cfg; st=$?

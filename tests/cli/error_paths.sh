@@ -88,6 +88,24 @@ expect_status "N = 1e12 links" 2 "key 'nfold_pendulum.N'" "$LB" run chain.cfg --
 expect_status "1e9 dipoles" 2 "key 'dipolar.N'" "$LB" run chain.cfg --model=dipolar --dipolar.N=1000000000 -o big.h5
 [[ ! -e big.h5 ]] && ok "nothing written for sizes that cannot fit" || bad "big.h5 written"
 
+# ---- dipolar periodic box (issue 28): bad boxes refused in one line, exit 2, nothing written
+box_refused() {  # NAME TEXT ARGS...
+  local name=$1 text=$2; shift 2
+  expect_status "$name" 2 "$text" "$LB" run chain.cfg --model=dipolar --dipolar.N=8 "$@" -o box.h5
+  local out; out=$("$LB" run chain.cfg --model=dipolar --dipolar.N=8 "$@" -o box.h5 2>&1)
+  [[ $(printf '%s\n' "$out" | wc -l) -eq 1 ]] || bad "$name: refusal is not one line: $out"
+}
+box_refused "box without a cutoff" "minimum image is implemented on the cutoff path only" --dipolar.box=10,10,10
+box_refused "cutoff > L/2" "more than half the periodic y length 8" --dipolar.box=20,8,20 --dipolar.cutoff=4.5
+box_refused "box length 0" "key 'dipolar.box' has value '0'" --dipolar.box=10,0,10 --dipolar.cutoff=3
+box_refused "box length < 0" "key 'dipolar.box' has value '-3'" --dipolar.box=10,-3,10 --dipolar.cutoff=3
+box_refused "two box lengths" "needs 3 values" --dipolar.box=10,10 --dipolar.cutoff=3
+box_refused "unknown periodic axis" "key 'dipolar.periodic'" --dipolar.box=10,10,10 --dipolar.cutoff=3 --dipolar.periodic=x,q
+box_refused "shift without a cutoff" "key 'dipolar.cutoff_shift'" --dipolar.cutoff_shift=true
+[[ ! -e box.h5 ]] && ok "nothing written for refused boxes" || bad "box.h5 written"
+expect_status "cutoff = L/2 on the periodic axes accepted" 0 "" "$LB" run chain.cfg --model=dipolar --dipolar.N=8 \
+  --dipolar.box=10,4,10 --dipolar.periodic=x,z --dipolar.cutoff=5 --dipolar.spread=5 -o box_ok.h5 -q
+
 # ---- SIGPIPE: `liebench ... 2>&1 | head -1` finishes the run and cleans up
 set -o pipefail
 # (progress lines every 0.01 s keep writing to the closed pipe while the run goes on)
