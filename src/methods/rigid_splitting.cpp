@@ -123,7 +123,8 @@ void RigidSplittingStepper::kick(double s, double* y) const {
 void RigidSplittingStepper::planar(int k, double s, double* m, double* Q) const {
   // the flow of T_k = m_k^2 / (2 I_k): Q <- Q R_k(theta), m <- R_k(theta)^T m, theta = s m_k / I_k
   const double theta = s * m[k] / layout_.inertia[k];
-  const double c = std::cos(theta), sn = std::sin(theta);
+  double c, sn;
+  sincos_rotor(theta, sn, c);
   const int a = (k + 1) % 3, b = (k + 2) % 3;
   const double ma = m[a], mb = m[b];
   m[a] = c * ma + sn * mb;
@@ -192,6 +193,39 @@ void RigidSplittingStepper::rotor(double s, double* m, double* Q) const {
   }
 }
 
+void RigidSplittingStepper::rotors(double s, double* y) {
+  const std::size_t n = layout_.bodies;
+  const bool has_Q = layout_.attitude >= 0;
+  // m of every body: the stored body momentum, or m = Q^T pi for a spatial pi, which stays
+  // fixed while Q moves with m (the m computed here is a temporary)
+  double* m0 = y + layout_.angular_momentum;
+  std::size_t m_stride = layout_.stride;
+  if (layout_.spatial_momentum) {
+    body_m_.resize(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* b = y + i * layout_.stride;
+      const double* Q = b + layout_.attitude;
+      const double* pi = b + layout_.angular_momentum;
+      for (int k = 0; k < 3; ++k) body_m_[3 * i + k] = Q[k] * pi[0] + Q[3 + k] * pi[1] + Q[6 + k] * pi[2];
+    }
+    m0 = body_m_.data();
+    m_stride = 3;
+  }
+  auto Q_of = [&](std::size_t i) { return has_Q ? y + i * layout_.stride + layout_.attitude : nullptr; };
+  if (rotor_ == Rotor::Planar) {
+    // The five planar rotations, each over all bodies before the next: every body sees the
+    // operations of rotor() in the same order, and consecutive bodies' chains (division, sin
+    // and cos, rotation) are independent, so that the core overlaps them.
+    const double half = 0.5 * s;
+    const std::array<int, 5> seq{axes_[0], axes_[1], axes_[2], axes_[1], axes_[0]};
+    const std::array<double, 5> dt{half, half, s, half, half};
+    for (int j = 0; j < 5; ++j)
+      for (std::size_t i = 0; i < n; ++i) planar(seq[j], dt[j], m0 + i * m_stride, Q_of(i));
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) rotor(s, m0 + i * m_stride, Q_of(i));
+}
+
 void RigidSplittingStepper::step(double t, double h, double* y) {
   ++counters_.steps;
   const bool potential = layout_.potential;
@@ -201,21 +235,12 @@ void RigidSplittingStepper::step(double t, double h, double* y) {
   }
   if (potential) kick(0.5 * h, y);
   const double invM = 1.0 / layout_.mass;
-  for (std::size_t i = 0; i < layout_.bodies; ++i) {
-    double* b = y + i * layout_.stride;
-    if (layout_.position >= 0)
+  if (layout_.position >= 0)
+    for (std::size_t i = 0; i < layout_.bodies; ++i) {
+      double* b = y + i * layout_.stride;
       for (int k = 0; k < 3; ++k) b[layout_.position + k] += h * (b[layout_.momentum + k] * invM);
-    if (layout_.spatial_momentum) {
-      // the free rotor keeps pi = Q m: Q moves with the body momentum m = Q^T pi
-      double* Q = b + layout_.attitude;
-      const double* pi = b + layout_.angular_momentum;
-      double m[3];
-      for (int k = 0; k < 3; ++k) m[k] = Q[k] * pi[0] + Q[3 + k] * pi[1] + Q[6 + k] * pi[2];
-      rotor(h, m, Q);
-    } else {
-      rotor(h, b + layout_.angular_momentum, layout_.attitude >= 0 ? b + layout_.attitude : nullptr);
     }
-  }
+  rotors(h, y);
   counters_.exp += rotor_ == Rotor::Exact ? 1 : 5;
   if (potential) {
     forces(t + h, y);

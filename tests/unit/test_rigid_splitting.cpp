@@ -77,6 +77,45 @@ TEST(RigidSplitting, TimeReversibleToRoundOff) {
   }
 }
 
+// dlm's planar rotations take sin and cos from inline Taylor polynomials for |x| <= 1/2
+// (sincos_rotor; libm's call was a quarter of [K]'s N = 100 run): within an ulp of the exact
+// values (long double), as libm is, and exactly odd and even, so that a step of -h undoes the
+// rotation of +h with the same numbers; beyond 1/2 libm's own.
+TEST(RigidSplitting, RotorSinCosWithinAnUlpOddAndEven) {
+  std::mt19937_64 rng(26);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  std::vector<double> xs = {0.0, 1e-300, 1e-8, 1e-3, 0.1, 0.25, 0.4999999999999999, 0.5};
+  for (int i = 0; i < 200000; ++i) xs.push_back(u(rng));
+  double worst_s = 0.0, worst_c = 0.0, libm_s = 0.0, libm_c = 0.0;
+  auto ulps = [](double got, long double exact) {
+    const double e = static_cast<double>(exact);
+    const double ulp = std::nextafter(std::fabs(e), INFINITY) - std::fabs(e);
+    return e == 0.0 ? std::fabs(got) : static_cast<double>(std::fabs(static_cast<long double>(got) - exact) / ulp);
+  };
+  for (double x : xs) {
+    double s, c, s2, c2;
+    sincos_rotor(x, s, c);
+    sincos_rotor(-x, s2, c2);
+    ASSERT_EQ(s2, -s) << x;
+    ASSERT_EQ(c2, c) << x;
+    const long double xl = x;
+    worst_s = std::max(worst_s, ulps(s, sinl(xl)));
+    worst_c = std::max(worst_c, ulps(c, cosl(xl)));
+    libm_s = std::max(libm_s, ulps(std::sin(x), sinl(xl)));
+    libm_c = std::max(libm_c, ulps(std::cos(x), cosl(xl)));
+  }
+  std::printf("sincos_rotor on |x| <= 1/2: sin within %.3f ulp, cos within %.3f ulp (libm: %.3f, %.3f)\n", worst_s,
+              worst_c, libm_s, libm_c);
+  EXPECT_LE(worst_s, 1.0);
+  EXPECT_LE(worst_c, 1.0);
+  for (double x : {0.5000000000000001, 0.7, -2.0, 3.1}) {
+    double s, c;
+    sincos_rotor(x, s, c);
+    EXPECT_EQ(s, std::sin(x)) << x;
+    EXPECT_EQ(c, std::cos(x)) << x;
+  }
+}
+
 TEST(RigidSplitting, DlmInNoSquishOrderIsNoSquish) {
   // Each NO_SQUISH rotation is q <- q (cos z + sin z e_k) with z = theta/2: DLM's planar rotation
   // by theta in quaternions. With the same axis order the two methods are one map; they differ
