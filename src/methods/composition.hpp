@@ -58,8 +58,7 @@ std::vector<double> composition_coefficients(const Config& cfg, const std::strin
 std::vector<std::string> user_composition_names(const Config& cfg);
 /// The configuration under which method `spec` (composition:<name>[@<base>]) builds composition
 /// `name`: cfg with composition.name = name[@base]; a base after '@' overrides composition.base.
-Config composition_config(const Config& cfg, const std::string& name, const std::string& spec,
-                          const std::string& base = "");
+Config composition_config(const Config& cfg, const std::string& name, const std::string& spec, const std::string& base = "");
 
 class CompositionStepper final : public Stepper {
  public:

@@ -137,10 +137,14 @@ void RigidSplittingStepper::planar(int k, double s, double* m, double* Q) const 
     }
 }
 
-void RigidSplittingStepper::rotor(double s, double* m, double* Q) const {
+RigidSplittingStepper::RotorSequence RigidSplittingStepper::sequence(double s) const {
+  // the symmetric sequence a, b, c, b, a of steps s/2, s/2, s, s/2, s/2
   const double half = 0.5 * s;
-  const std::array<int, 5> seq{axes_[0], axes_[1], axes_[2], axes_[1], axes_[0]};
-  const std::array<double, 5> dt{half, half, s, half, half};
+  return {{axes_[0], axes_[1], axes_[2], axes_[1], axes_[0]}, {half, half, s, half, half}};
+}
+
+void RigidSplittingStepper::rotor(double s, double* m, double* Q) const {
+  const auto [seq, dt] = sequence(s);
   switch (rotor_) {
     case Rotor::Planar:
       for (int j = 0; j < 5; ++j) planar(seq[j], dt[j], m, Q);
@@ -216,9 +220,7 @@ void RigidSplittingStepper::rotors(double s, double* y) {
     // The five planar rotations, each over all bodies before the next: every body sees the
     // operations of rotor() in the same order, and consecutive bodies' chains (division, sin
     // and cos, rotation) are independent, so that the core overlaps them.
-    const double half = 0.5 * s;
-    const std::array<int, 5> seq{axes_[0], axes_[1], axes_[2], axes_[1], axes_[0]};
-    const std::array<double, 5> dt{half, half, s, half, half};
+    const auto [seq, dt] = sequence(s);
     for (int j = 0; j < 5; ++j)
       for (std::size_t i = 0; i < n; ++i) planar(seq[j], dt[j], m0 + i * m_stride, Q_of(i));
     return;

@@ -101,6 +101,11 @@ class RigidSplittingStepper final : public Stepper {
   void kick(double s, double* y) const;
   void planar(int k, double s, double* m, double* Q) const;
   void rotors(double s, double* y);  // the free rotor of every local body
+  struct RotorSequence {
+    std::array<int, 5> axis;
+    std::array<double, 5> step;
+  };
+  RotorSequence sequence(double s) const;  // the rotor's planar rotations over time s
 
   MethodInfo info_;
   Rotor rotor_;
