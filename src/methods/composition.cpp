@@ -256,17 +256,18 @@ CompositionOptions parse_composition(const Config& cfg) {
                                                : cfg.get_string("composition.base", "");
   const std::string where = !spec_base.empty() ? "method " + quote(spec)
                             : "key " + quote(cfg.was_set(bkey) ? bkey : "composition.base");
+  const std::string names_base = where + (spec_base.empty() ? " has value " : " has base ") + quote(base);
   if (base.empty())
     throw UsageError("method " + quote(spec) + " needs a base method: set composition.base (or " + bkey + ") to one of " +
                      symmetric_bases());
   if (parse_method_spec(base, where).method == "composition")
-    throw UsageError(where + (spec_base.empty() ? " has value " : " has base ") + quote(base) + "; the base of a composition is a "
+    throw UsageError(names_base + "; the base of a composition is a "
                      "second-order method, not a composition: one of " + symmetric_bases());
   o.base = parse_method(base, cfg, where);
   const auto probe = o.base.entry->create(o.base.options);  // its info as configured (slgi.theta)
   const MethodInfo& bi = probe->info();
   if (!bi.time_symmetric || bi.order != 2)
-    throw UsageError(where + (spec_base.empty() ? " has value " : " has base ") + quote(base) + ", a method of order " +
+    throw UsageError(names_base + ", a method of order " +
                      std::to_string(bi.order) + (bi.time_symmetric ? "" : " that is not time-symmetric") +
                      "; a composition needs a second-order time-symmetric base: one of " + symmetric_bases());
   return o;

@@ -80,31 +80,26 @@ int dense_weights(const ButcherTable& table, double theta, double* w) {
 }
 
 MethodSpec parse_method_spec(const std::string& spec, const std::string& what) {
-  const auto colon = spec.find(':');
-  if (colon == std::string::npos) {
-    if (spec.find('@') != std::string::npos)
-      throw UsageError(what + " '" + spec + "': only a composition takes a base after '@' "
-                       "(composition:<name>@<base>, e.g. composition:yoshida4@dlm)");
-    return {spec, "", ""};
-  }
-  MethodSpec m{spec.substr(0, colon), spec.substr(colon + 1), ""};
-  const auto at = m.tableau.find('@');
-  const bool has_base = at != std::string::npos;
-  if (has_base) {
-    m.base = m.tableau.substr(at + 1);
-    m.tableau.resize(at);
-  }
   auto word = [](const std::string& w) {
     return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
     });
   };
-  if (!word(m.tableau))
-    throw UsageError(what + " '" + spec + "': the name after ':' must be letters, digits, '_' or '-' (it names "
-                     "the section [tableau.<name>] or [composition.<name>]), e.g. rkmk_user:rkmk38");
-  if (has_base && !word(m.base))
-    throw UsageError(what + " '" + spec + "': the base after '@' must be a registered method's name (letters, "
-                     "digits, '_' or '-'), e.g. composition:yoshida4@dlm");
+  MethodSpec m{spec, "", ""};
+  if (const auto at = spec.find('@'); at != std::string::npos) {  // a base (method_entry: compositions only)
+    m.method = spec.substr(0, at);
+    m.base = spec.substr(at + 1);
+    if (!word(m.base))
+      throw UsageError(what + " '" + spec + "': the base after '@' must be a registered method's name (letters, "
+                       "digits, '_' or '-'), e.g. composition:yoshida4@dlm");
+  }
+  if (const auto colon = m.method.find(':'); colon != std::string::npos) {
+    m.tableau = m.method.substr(colon + 1);
+    m.method.resize(colon);
+    if (!word(m.tableau))
+      throw UsageError(what + " '" + spec + "': the name after ':' must be letters, digits, '_' or '-' (it names "
+                       "the section [tableau.<name>] or [composition.<name>]), e.g. rkmk_user:rkmk38");
+  }
   return m;
 }
 

@@ -222,6 +222,7 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
     pair_.energy_shift = 4.0 * p_.epsilon * (s6 * s6 - pair_.attraction * s6);
   }
   pair_.periodic = p_.box.active();
+  if (p_.cutoff > 0.0) cell_geometry();
   for (int a = 0; a < 3; ++a) {
     pair_.box_length[a] = p_.box.kernel_length(a);
     pair_.box_half[a] = p_.box.kernel_half(a);
@@ -351,14 +352,14 @@ void Dipolar::gather_partners(const double* y) {
     else
       std::copy(send_.begin(), send_.end(), recv_.begin());
   }
-  const bool box = p_.box.active();
   for (std::size_t j = 0; j < p_.n; ++j) {
     const double* mu = &recv_[6 * j + 3];
     const double kmu[3] = {kappa * mu[0], kappa * mu[1], kappa * mu[2]};
     const double* q = &recv_[6 * j];
-    // periodic box: the kernel's copies are wrapped, the state keeps q (periodic_box.hpp)
+    // periodic box: the kernel's copies are wrapped, the state keeps q (periodic_box.hpp; an
+    // open axis, and every axis without a box, is left as it is)
     const double qw[3] = {p_.box.wrap(0, q[0]), p_.box.wrap(1, q[1]), p_.box.wrap(2, q[2])};
-    partners_.set(j, box ? qw : q, kmu);
+    partners_.set(j, qw, kmu);
   }
 }
 
@@ -462,8 +463,7 @@ void Dipolar::compute_tiles(bool want_energy) {
     for (int k = 3; k < 6; ++k) sums_[7 * li + static_cast<std::size_t>(k)] *= kappa;  // g_i = kappa h_i
 }
 
-void Dipolar::build_cells() {
-  const std::size_t n = p_.n;
+void Dipolar::cell_geometry() {
   const double inv = 1.0 / p_.cutoff;
   // Cells of side >= cutoff: on an open axis side = cutoff, unbounded keys (as without a box);
   // on a periodic axis (positions wrapped into [0, L)) nc = floor(L / cutoff) >= 2 cells of side
@@ -480,6 +480,10 @@ void Dipolar::build_cells() {
     ncell_[ax] = nc;
     cell_inv_[ax] = static_cast<double>(nc) / L;
   }
+}
+
+void Dipolar::build_cells() {
+  const std::size_t n = p_.n;
   for (std::size_t j = 0; j < n; ++j)
     if (!(std::fabs(partners_.x[j]) + std::fabs(partners_.y[j]) + std::fabs(partners_.z[j]) < 1e15 * p_.cutoff))
       throw NumericalError("dipolar: body " + std::to_string(j) + " has a non-finite or huge position; cannot bin it");

@@ -143,6 +143,7 @@ class Dipolar final : public Model, public RigidBodySystem {
   bool tiled() const { return !(p_.cutoff > 0.0); }
   // Cutoff path: cell list over all bodies (cells of side >= cutoff, sorted by cell and index;
   // in a periodic box over the wrapped copies, neighbour cells taken mod the cell count).
+  void cell_geometry();  // ncell_, cell_inv_ from the cutoff and the box (once)
   void build_cells();
   void compute_rows_cells(bool want_energy);
   void make_random_state(bool planar);
