@@ -29,15 +29,17 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // (before InitGoogleTest, which removes its flags from argv): CTest's discovery lists the
+  // tests under mpiexec -n P, and only rank 0's list may reach it
+  bool listing = false;
+  for (int i = 1; i < argc; ++i)
+    if (std::strstr(argv[i], "gtest_list_tests")) listing = true;
   ::testing::InitGoogleTest(&argc, argv);
   if (rank != 0) {
     // Keep failures visible (they are printed by the failing rank), silence the rest.
     ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
     listeners.Append(new FailurePrinter(rank));
-    bool listing = false;
-    for (int i = 1; i < argc; ++i)
-      if (std::strstr(argv[i], "gtest_list_tests")) listing = true;
     if (listing) std::freopen("/dev/null", "w", stdout);
   }
   int result = RUN_ALL_TESTS();

@@ -12,6 +12,8 @@
 #include <limits>
 #include <random>
 
+#include <Eigen/Eigenvalues>
+
 #include "groups/so3.hpp"
 #include "io/hdf5_rows.hpp"
 #include "parallel/exact_sum.hpp"
@@ -39,6 +41,9 @@ const bool kKeys = declare_options({
     {"dipolar.cutoff", OptionType::NonNegativeReal, "0",
      "pair cutoff radius r < rc (truncated forces and energy, as LAMMPS lj/cut/dipole/cut: the energy jumps when "
      "pairs cross it); 0: all pairs, as [K]", {}, "dipolar"},
+    {"dipolar.skin", OptionType::NonNegativeReal, "0.3",
+     "Verlet skin of the cutoff path: lists hold the pairs within cutoff + skin and are rebuilt when a body has moved "
+     "more than skin/2 (as LAMMPS's neighbor skin; results do not depend on it, only the cost)", {}, "dipolar"},
     {"dipolar.cutoff_shift", OptionType::Bool, "false",
      "subtract the soft-sphere/LJ value 4 eps ((sigma/rc)^12 - a (sigma/rc)^6) from every pair within the cutoff "
      "(energy only, as pair_modify shift yes for lj/cut/dipole/cut; the dipole term is not shifted); needs a cutoff",
@@ -50,9 +55,17 @@ const bool kKeys = declare_options({
     {"dipolar.periodic", OptionType::ChoiceList, "x, y, z",
      "the periodic axes of dipolar.box (the others are open: unbounded, length unused)", {"x", "y", "z"},
      "dipolar"},
+    {"dipolar.order_parameters", OptionType::Bool, "false",
+     "also observe the orientational order: polarization |sum mu_i| / (N |mubar|) and nematic_order, the largest "
+     "eigenvalue of (1/N) sum (3 u_i u_i^T - I) / 2 with u_i = mu_i / |mu_i| (1: aligned, 0: isotropic)",
+     {}, "dipolar"},
     {"dipolar.initial", OptionType::Choice, "random",
-     "initial state: random ([K] 3.2.2), random2d (the 2-D variant), file (HDF5 rows [N][18])",
-     {"random", "random2d", "file"}, "dipolar"},
+     "initial state: random ([K] 3.2.2), random2d (the 2-D variant), lattice (simple cubic lattice filling "
+     "dipolar.box, random orientations, numbered along a Morton curve), file (HDF5 rows [N][18])",
+     {"random", "random2d", "lattice", "file"}, "dipolar"},
+    {"dipolar.lattice", OptionType::PositiveIntList, "",
+     "initial = lattice: sites nx, ny, nz of the simple cubic lattice (N = nx ny nz; spacing L/n per axis)", {},
+     "dipolar"},
     {"dipolar.spread", OptionType::NonNegativeReal, "0",
      "positions: Gaussian components scaled so that the largest is +-spread; 0: spread = N ([K])", {}, "dipolar"},
     {"dipolar.seed", OptionType::NonNegativeInt, "1", "seed of the random initial state", {}, "dipolar"},
@@ -77,11 +90,12 @@ bool smpi_model_pairs() {
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 
-// Reproducible normal variates: mt19937_64 (fully specified by the standard), 53-bit
-// uniforms, Box-Muller (std::normal_distribution is implementation-defined).
-class NormalStream {
+// Reproducible normal variates from a 64-bit generator: 53-bit uniforms, Box-Muller
+// (std::normal_distribution is implementation-defined).
+template <class Bits>
+class Normals {
  public:
-  explicit NormalStream(std::uint64_t seed) : g_(seed) {}
+  explicit Normals(Bits g) : g_(g) {}
   double uniform() { return static_cast<double>(g_() >> 11) * 0x1.0p-53; }  // [0, 1)
   double normal() {
     if (have_spare_) {
@@ -97,11 +111,23 @@ class NormalStream {
   }
 
  private:
-  std::mt19937_64 g_;
+  Bits g_;
   double spare_ = 0.0;
   bool have_spare_ = false;
 };
 
+// SplitMix64 (Steele, Lea, Flood 2014), seeded with a mix of seed and body i: a counter-based
+// stream per body (lattice start), so that each rank draws only its own bodies.
+struct SplitMix64 {
+  std::uint64_t s;
+  SplitMix64(std::uint64_t seed, std::uint64_t i) : s(seed * 0x9E3779B97F4A7C15ULL ^ (i + 1) * 0xD1B54A32D192ED03ULL) {}
+  std::uint64_t operator()() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+};
 
 // mu = Q mubar, written out so that every rank computes it with the same operations.
 inline void rotate(const double* Q, const std::array<double, 3>& v, double* out) {
@@ -113,10 +139,29 @@ inline void rotate(const double* Q, const std::array<double, 3>& v, double* out)
 // <edge> parse: the dipolar.* keys
 DipolarParams DipolarParams::from_config(const Config& cfg) {
   DipolarParams p;
-  const std::string init = cfg.get_choice("dipolar.initial", {"random", "random2d", "file"});
-  p.initial = init == "random" ? Initial::Random : init == "random2d" ? Initial::Random2D : Initial::File;
+  const std::string init = cfg.get_choice("dipolar.initial", {"random", "random2d", "lattice", "file"});
+  p.initial = init == "random"     ? Initial::Random
+              : init == "random2d" ? Initial::Random2D
+              : init == "lattice"  ? Initial::Lattice
+                                   : Initial::File;
   p.n = static_cast<std::size_t>(cfg.get_int_at_least("dipolar.N", 1));
   if (p.initial == Initial::File && !cfg.was_set("dipolar.N")) p.n = 0;
+  if (p.initial == Initial::Lattice) {
+    const auto n = cfg.was_set("dipolar.lattice") ? cfg.get_double_list("dipolar.lattice") : std::vector<double>{};
+    if (n.size() != 3)
+      throw UsageError("key 'dipolar.lattice' needs 3 site counts nx, ny, nz for initial = lattice (got " +
+                       std::to_string(n.size()) + " values)");
+    for (std::size_t a = 0; a < 3; ++a) {
+      if (!(n[a] >= 1.0 && n[a] <= 2097152.0 && n[a] == std::floor(n[a])))
+        throw UsageError("key 'dipolar.lattice' has value " + num(n[a]) + "; site counts are integers in [1, 2^21]");
+      p.lattice[a] = static_cast<std::size_t>(n[a]);
+    }
+    const std::size_t sites = p.lattice[0] * p.lattice[1] * p.lattice[2];
+    if (cfg.was_set("dipolar.N") && p.n != sites)
+      throw UsageError("key 'dipolar.N' has value " + std::to_string(p.n) + " but dipolar.lattice has " +
+                       std::to_string(sites) + " sites; drop dipolar.N or make it nx ny nz");
+    p.n = sites;
+  }
   p.mass = cfg.get_positive("dipolar.mass");
   const auto I = cfg.get_double_list("dipolar.inertia");
   if (I.size() != 3)
@@ -142,6 +187,8 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
   p.dipole_strength = cfg.get_nonnegative("dipolar.dipole_strength");
   p.lj_attraction = cfg.get_bool("dipolar.lj_attraction");
   p.cutoff = cfg.get_nonnegative("dipolar.cutoff");
+  p.skin = cfg.get_nonnegative("dipolar.skin");
+  p.order_parameters = cfg.get_bool("dipolar.order_parameters");
   p.cutoff_shift = cfg.get_bool("dipolar.cutoff_shift");
   if (p.cutoff_shift && !(p.cutoff > 0.0))
     throw UsageError("key 'dipolar.cutoff_shift' is true but dipolar.cutoff is 0 (all pairs); the shift needs a "
@@ -159,6 +206,9 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
     }
   }
   p.check_box();
+  if (p.initial == Initial::Lattice && !(p.box.length[0] > 0.0 && p.box.length[1] > 0.0 && p.box.length[2] > 0.0))
+    throw UsageError("key 'dipolar.initial' is lattice but dipolar.box is not set; the lattice fills the box: set "
+                     "dipolar.box = Lx, Ly, Lz and a cutoff");
   p.spread = cfg.get_nonnegative("dipolar.spread");
   p.seed = static_cast<std::uint64_t>(cfg.get_int_at_least("dipolar.seed", 0));
   p.file = cfg.get_string("dipolar.file", "");
@@ -222,25 +272,15 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
     pair_.energy_shift = 4.0 * p_.epsilon * (s6 * s6 - pair_.attraction * s6);
   }
   pair_.periodic = p_.box.active();
-  if (p_.cutoff > 0.0) cell_geometry();
   for (int a = 0; a < 3; ++a) {
     pair_.box_length[a] = p_.box.kernel_length(a);
     pair_.box_half[a] = p_.box.kernel_half(a);
   }
 
-  counts_.resize(static_cast<std::size_t>(ctx_.size()));
-  displs_.resize(counts_.size());
-  for (int r = 0; r < ctx_.size(); ++r) {
-    const par::Range rr = par::balanced_range(p_.n, ctx_.size(), r);
-    counts_[static_cast<std::size_t>(r)] = static_cast<int>(6 * rr.size());
-    displs_[static_cast<std::size_t>(r)] = static_cast<int>(6 * rr.begin);
-  }
-  send_.resize(6 * range_.size());
-  if (!tiled()) recv_.resize(6 * p_.n);  // the tiled path receives only the tiles it needs
   mu_local_.resize(3 * range_.size());
-  rows_.resize(range_.size());
   sums_.resize(7 * range_.size());
   if (tiled()) {
+    send_.resize(6 * range_.size());
     bodies_.resize(p_.n);
     plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank());
 #ifdef SMPI_SAMPLE_FLOPS
@@ -253,12 +293,18 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
       leaves_ = leaf_store_.data();
     }
   } else {
-    partners_.resize(p_.n);
+    par::SpatialDomains::Options o;
+    o.cutoff = p_.cutoff;
+    o.skin = p_.skin;
+    o.box = p_.box;
+    domains_ = std::make_unique<par::SpatialDomains>(o, p_.n, range_, ctx_);
   }
 
   y0_.assign(space_.state_size(), 0.0);
   if (p_.initial == DipolarParams::Initial::File)
     read_state_file();
+  else if (p_.initial == DipolarParams::Initial::Lattice)
+    make_lattice_state();
   else
     make_random_state(p_.initial == DipolarParams::Initial::Random2D);
 }
@@ -274,7 +320,7 @@ std::unique_ptr<Model> Dipolar::create(const ModelOptions& options, par::Context
 void Dipolar::make_random_state(bool planar) {
   const std::size_t n = p_.n;
   const int dim = planar ? 2 : 3;
-  NormalStream rng(p_.seed);
+  Normals<std::mt19937_64> rng{std::mt19937_64(p_.seed)};
   std::vector<double> g(n * static_cast<std::size_t>(dim));
   double gmax = 0.0;
   for (double& v : g) {
@@ -308,6 +354,33 @@ void Dipolar::make_random_state(bool planar) {
   }
 }
 
+void Dipolar::make_lattice_state() {
+  const std::array<std::size_t, 3>& n = p_.lattice;
+  if (n[0] * n[1] * n[2] != p_.n || !(p_.box.length[0] > 0.0 && p_.box.length[1] > 0.0 && p_.box.length[2] > 0.0))
+    throw UsageError("dipolar: initial = lattice needs N = nx ny nz sites and a box with three lengths");
+  // Sites sorted by their Morton key (the same order on every rank).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> sites(p_.n);  // (key, ix + nx (iy + ny iz))
+  std::size_t k = 0;
+  for (std::size_t iz = 0; iz < n[2]; ++iz)
+    for (std::size_t iy = 0; iy < n[1]; ++iy)
+      for (std::size_t ix = 0; ix < n[0]; ++ix, ++k) sites[k] = {par::morton_key(ix, iy, iz), k};
+  std::sort(sites.begin(), sites.end());
+  const double a[3] = {p_.box.length[0] / static_cast<double>(n[0]), p_.box.length[1] / static_cast<double>(n[1]),
+                       p_.box.length[2] / static_cast<double>(n[2])};
+  for (std::size_t li = 0; li < range_.size(); ++li) {
+    const std::size_t i = range_.begin + li;
+    const std::uint64_t site = sites[i].second;
+    const std::size_t c[3] = {site % n[0], site / n[0] % n[1], site / (n[0] * n[1])};
+    double* y = &y0_[kStateDim * li];
+    for (int d = 0; d < 3; ++d) y[d] = (static_cast<double>(c[d]) + 0.5) * a[d];
+    Normals<SplitMix64> rng{SplitMix64(p_.seed, i)};
+    const double w = rng.normal(), x = rng.normal(), yq = rng.normal(), z = rng.normal();
+    Eigen::Quaterniond qt(w, x, yq, z);
+    qt.normalize();
+    MapQ{y + 6} = qt.toRotationMatrix();
+  }
+}
+
 void Dipolar::read_state_file() {
   std::vector<double> rows;
   io::read_rows(p_.file, p_.dataset, ctx_.comm(), range_.begin, range_.end, kStateDim, rows, "dipolar.file");
@@ -331,36 +404,20 @@ void Dipolar::initial_state(double* y) const { std::copy(y0_.begin(), y0_.end(),
 
 void Dipolar::gather_partners(const double* y) {
   const std::size_t nl = range_.size();
-  const double kappa = p_.dipole_strength;
+  for (std::size_t li = 0; li < nl; ++li) rotate(y + kStateDim * li + 6, p_.dipole, &mu_local_[3 * li]);
+  if (!tiled()) {
+    // homes and ghosts: wrapped q (periodic_box.hpp: the state keeps q) and unscaled mu
+    domains_->distribute(y, kStateDim, mu_local_.data());
+    return;
+  }
   for (std::size_t li = 0; li < nl; ++li) {
     const double* s = y + kStateDim * li;
-    double* mu = &mu_local_[3 * li];
-    rotate(s + 6, p_.dipole, mu);
+    const double* mu = &mu_local_[3 * li];
     double* out = &send_[6 * li];
     out[0] = s[0], out[1] = s[1], out[2] = s[2];
     out[3] = mu[0], out[4] = mu[1], out[5] = mu[2];
   }
-  if (tiled()) {
-    exchange_positions();
-    return;
-  }
-  {
-    par::ScopedTimer timer(ctx_.timers(), "comm");
-    if (ctx_.size() > 1)
-      MPI_Allgatherv(send_.data(), static_cast<int>(send_.size()), MPI_DOUBLE, recv_.data(), counts_.data(),
-                     displs_.data(), MPI_DOUBLE, ctx_.comm());
-    else
-      std::copy(send_.begin(), send_.end(), recv_.begin());
-  }
-  for (std::size_t j = 0; j < p_.n; ++j) {
-    const double* mu = &recv_[6 * j + 3];
-    const double kmu[3] = {kappa * mu[0], kappa * mu[1], kappa * mu[2]};
-    const double* q = &recv_[6 * j];
-    // periodic box: the kernel's copies are wrapped, the state keeps q (periodic_box.hpp; an
-    // open axis, and every axis without a box, is left as it is)
-    const double qw[3] = {p_.box.wrap(0, q[0]), p_.box.wrap(1, q[1]), p_.box.wrap(2, q[2])};
-    partners_.set(j, qw, kmu);
-  }
+  exchange_positions();
 }
 
 // One phase of the pair plan: out[k] to sends[k].rank, in[k] (resized) from recvs[k].rank, all
@@ -463,129 +520,53 @@ void Dipolar::compute_tiles(bool want_energy) {
     for (int k = 3; k < 6; ++k) sums_[7 * li + static_cast<std::size_t>(k)] *= kappa;  // g_i = kappa h_i
 }
 
-void Dipolar::cell_geometry() {
-  const double inv = 1.0 / p_.cutoff;
-  // Cells of side >= cutoff: on an open axis side = cutoff, unbounded keys (as without a box);
-  // on a periodic axis (positions wrapped into [0, L)) nc = floor(L / cutoff) >= 2 cells of side
-  // L / nc, keys 0 .. nc - 1 (the rounding of L / nc checked: a side below the cutoff would miss
-  // pairs).
-  for (int a = 0; a < 3; ++a) {
-    const std::size_t ax = static_cast<std::size_t>(a);
-    ncell_[ax] = 0;
-    cell_inv_[ax] = inv;
-    if (!p_.box.periodic[ax]) continue;
-    const double L = p_.box.length[ax];
-    std::int64_t nc = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(L / p_.cutoff)));
-    while (nc > 1 && L / static_cast<double>(nc) < p_.cutoff) --nc;
-    ncell_[ax] = nc;
-    cell_inv_[ax] = static_cast<double>(nc) / L;
-  }
-}
-
-void Dipolar::build_cells() {
-  const std::size_t n = p_.n;
-  for (std::size_t j = 0; j < n; ++j)
-    if (!(std::fabs(partners_.x[j]) + std::fabs(partners_.y[j]) + std::fabs(partners_.z[j]) < 1e15 * p_.cutoff))
-      throw NumericalError("dipolar: body " + std::to_string(j) + " has a non-finite or huge position; cannot bin it");
-  auto key = [&](int a, double x) {
-    const std::int64_t c = static_cast<std::int64_t>(std::floor(x * cell_inv_[static_cast<std::size_t>(a)]));
-    const std::int64_t nc = ncell_[static_cast<std::size_t>(a)];
-    return nc > 0 ? std::clamp<std::int64_t>(c, 0, nc - 1) : c;  // wrapped x < L may still round to nc
-  };
-  cell_of_.resize(n);
-  for (std::size_t j = 0; j < n; ++j)
-    cell_of_[j] = {key(2, partners_.z[j]), key(1, partners_.y[j]), key(0, partners_.x[j])};
-  cell_order_.resize(n);
-  for (std::size_t j = 0; j < n; ++j) cell_order_[j] = j;
-  std::sort(cell_order_.begin(), cell_order_.end(), [&](std::size_t a, std::size_t b) {
-    return cell_of_[a] < cell_of_[b] || (cell_of_[a] == cell_of_[b] && a < b);
-  });
-  sorted_keys_.resize(n);
-  for (std::size_t k = 0; k < n; ++k) sorted_keys_[k] = cell_of_[cell_order_[k]];
-}
-
-void Dipolar::compute_rows_cells(bool want_energy) {
-  build_cells();
-  const std::size_t nl = range_.size(), b = range_.begin;
-  // The neighbour cells c - 1, c, c + 1 of one axis, in this order; on a periodic axis taken
-  // mod nc, without repeats (nc = 2: c - 1 = c + 1), so that every partner appears once.
-  auto neighbours = [&](int a, std::int64_t c, std::int64_t* out) {
-    const std::int64_t nc = ncell_[static_cast<std::size_t>(a)];
-    if (nc == 0) {
-      out[0] = c - 1, out[1] = c, out[2] = c + 1;
-      return 3;
-    }
-    int m = 0;
-    for (std::int64_t d = -1; d <= 1; ++d) {
-      const std::int64_t v = ((c + d) % nc + nc) % nc;
-      if (std::find(out, out + m, v) == out + m) out[m++] = v;
-    }
-    return m;
-  };
-  const bool x_open = ncell_[0] == 0;
-  thread_candidates_.resize(static_cast<std::size_t>(omp_get_max_threads()));
+// Every home body's row over its Verlet list compacted to the partners within the cutoff (the
+// pair_r2 test of spatial_domains.hpp), in global index order: the partner set and its order are
+// functions of the state alone, so is the row (the kernel's lanes are positions in this list).
+// The kernel tests r^2 < rc^2 again on the same value (pair_r2 is its expression).
+void Dipolar::compute_rows_domains(bool want_energy) {
+  const par::SpatialDomains& d = *domains_;
+  const std::size_t nh = d.home_count();
+  home_sums_.resize(7 * nh);
+  const double kappa = p_.dipole_strength, rc2 = pair_.cutoff2;
+  const double *X = d.x(), *Y = d.y(), *Z = d.z(), *MX = d.payload(0), *MY = d.payload(1), *MZ = d.payload(2);
+  thread_partners_.resize(static_cast<std::size_t>(omp_get_max_threads()));
 #pragma omp parallel
   {
-    dipolar::PartnerSoA& cand = thread_candidates_[static_cast<std::size_t>(omp_get_thread_num())];
-    std::vector<std::size_t> ids;
-#pragma omp for schedule(dynamic, 16)
-    for (std::size_t li = 0; li < nl; ++li) {
-      const std::size_t gi = b + li;
-      const CellKey c = cell_of_[gi];
-      // Candidates: for z, y in the neighbour order, the cells x - 1, x, x + 1 (an open x axis:
-      // one run of the sorted keys), each cell's bodies in index order.
-      ids.clear();
-      std::size_t self = 0;
-      std::int64_t zs[3], ys[3], xs[3];
-      const int nz = neighbours(2, c.z, zs), ny = neighbours(1, c.y, ys), nx = neighbours(0, c.x, xs);
-      auto take = [&](const CellKey& lo, const CellKey& hi) {
-        auto first = std::lower_bound(sorted_keys_.begin(), sorted_keys_.end(), lo);
-        auto last = std::upper_bound(first, sorted_keys_.end(), hi);
-        for (auto it = first; it != last; ++it) {
-          const std::size_t j = cell_order_[static_cast<std::size_t>(it - sorted_keys_.begin())];
-          if (j == gi) self = ids.size();
-          ids.push_back(j);
-        }
-      };
-      for (int iz = 0; iz < nz; ++iz)
-        for (int iy = 0; iy < ny; ++iy) {
-          if (x_open) {
-            take({zs[iz], ys[iy], c.x - 1}, {zs[iz], ys[iy], c.x + 1});
-          } else {
-            for (int ix = 0; ix < nx; ++ix) take({zs[iz], ys[iy], xs[ix]}, {zs[iz], ys[iy], xs[ix]});
-          }
-        }
-      if (cand.x.size() < ids.size() + dipolar::kLanes) cand.resize(2 * ids.size() + dipolar::kLanes);
-      cand.n = ids.size();
-      for (std::size_t k = 0; k < ids.size(); ++k) {
-        const std::size_t j = ids[k];
-        cand.x[k] = partners_.x[j], cand.y[k] = partners_.y[j], cand.z[k] = partners_.z[j];
-        cand.mx[k] = partners_.mx[j], cand.my[k] = partners_.my[j], cand.mz[k] = partners_.mz[j];
+    dipolar::PartnerSoA& cand = thread_partners_[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 64)
+    for (std::size_t h = 0; h < nh; ++h) {
+      const std::uint32_t si = d.home_slot(h);
+      const std::uint32_t *b = d.list_begin(h), *e = d.list_end(h);
+      const std::size_t len = static_cast<std::size_t>(e - b);
+      if (cand.x.size() < len + dipolar::kLanes) cand.resize(2 * len + dipolar::kLanes);
+      std::size_t m = 0;
+      for (const std::uint32_t* it = b; it != e; ++it) {
+        const std::uint32_t sj = *it;
+        if (!(d.pair_r2(si, sj) < rc2)) continue;
+        cand.x[m] = X[sj], cand.y[m] = Y[sj], cand.z[m] = Z[sj];
+        cand.mx[m] = kappa * MX[sj], cand.my[m] = kappa * MY[sj], cand.mz[m] = kappa * MZ[sj];
+        ++m;
       }
-      const double qi[3] = {partners_.x[gi], partners_.y[gi], partners_.z[gi]};
-      dipolar::RowSums& r = rows_[li];
-      dipolar::ordered_row(cand, 0, ids.size(), self, qi, &mu_local_[3 * li], pair_, want_energy, r);
-      r.energy *= 0.5;
+      cand.n = m;
+      const double qi[3] = {X[si], Y[si], Z[si]}, mui[3] = {MX[si], MY[si], MZ[si]};
+      dipolar::RowSums r;
+      dipolar::ordered_row(cand, 0, m, std::numeric_limits<std::size_t>::max(), qi, mui, pair_, want_energy, r);
+      // F_i = force + s mu_i (dipolar_kernel.hpp); each pair is in both rows: half its energy here
+      double* out = &home_sums_[7 * h];
+      for (int k = 0; k < 3; ++k) out[k] = r.force[k] + r.s * mui[k];
+      for (int k = 0; k < 3; ++k) out[3 + k] = r.field[k];
+      out[6] = r.energy * 0.5;
     }
   }
+  domains_->collect(home_sums_.data(), 7, sums_.data());
 }
 
 void Dipolar::compute_rows(bool want_energy) {
-  if (tiled()) {
+  if (tiled())
     compute_tiles(want_energy);
-    return;
-  }
-  compute_rows_cells(want_energy);
-  // F_i = force + s mu_i (dipolar_kernel.hpp)
-  const std::size_t nl = range_.size();
-  for (std::size_t li = 0; li < nl; ++li) {
-    const dipolar::RowSums& r = rows_[li];
-    const double* mu = &mu_local_[3 * li];
-    double* out = &sums_[7 * li];
-    for (int k = 0; k < 3; ++k) out[k] = r.force[k] + r.s * mu[k];
-    for (int k = 0; k < 3; ++k) out[3 + k] = r.field[k];
-    out[6] = r.energy;
-  }
+  else
+    compute_rows_domains(want_energy);
 }
 
 namespace {
@@ -693,7 +674,20 @@ void Dipolar::observables(double, const double* y, Observables& out) {
     sums[6].add(Qm[2]);
     ortho = nan_max(ortho, so3::orthogonality_error(Mat3(CMapQ(Q))));
   }
+  // orientational order (dipolar.order_parameters): sum mu_i (3), sum u_i u_i^T (6: xx yy zz xy xz yz)
+  std::array<par::ExactSum, 9> order;
+  if (p_.order_parameters)
+    for (std::size_t li = 0; li < range_.size(); ++li) {
+      double mu[3];
+      rotate(y + kStateDim * li + 6, p_.dipole, mu);
+      const double norm = std::sqrt(mu[0] * mu[0] + mu[1] * mu[1] + mu[2] * mu[2]);
+      const double u[3] = {mu[0] / norm, mu[1] / norm, mu[2] / norm};
+      for (int k = 0; k < 3; ++k) order[static_cast<std::size_t>(k)].add(mu[k]);
+      order[3].add(u[0] * u[0]), order[4].add(u[1] * u[1]), order[5].add(u[2] * u[2]);
+      order[6].add(u[0] * u[1]), order[7].add(u[0] * u[2]), order[8].add(u[1] * u[2]);
+    }
   ctx_.allreduce(std::span<par::ExactSum>(sums.data(), sums.size()));
+  if (p_.order_parameters) ctx_.allreduce(std::span<par::ExactSum>(order.data(), order.size()));
   ortho = ctx_.max(ortho);
   const double K = sums[0].value();
   out.set("total_energy", K + V);
@@ -706,12 +700,26 @@ void Dipolar::observables(double, const double* y, Observables& out) {
   out.set("angular_momentum_y", sums[5].value());
   out.set("angular_momentum_z", sums[6].value());
   out.set("orthogonality_error", ortho);
+  if (p_.order_parameters) {
+    const double n = static_cast<double>(p_.n);
+    const double mbar = std::sqrt(p_.dipole[0] * p_.dipole[0] + p_.dipole[1] * p_.dipole[1] + p_.dipole[2] * p_.dipole[2]);
+    const double M[3] = {order[0].value(), order[1].value(), order[2].value()};
+    out.set("polarization", std::sqrt(M[0] * M[0] + M[1] * M[1] + M[2] * M[2]) / (n * mbar));
+    Mat3 T;  // (1/N) sum (3 u u^T - I) / 2
+    T << order[3].value(), order[6].value(), order[7].value(), order[6].value(), order[4].value(), order[8].value(),
+        order[7].value(), order[8].value(), order[5].value();
+    T = (1.5 / n) * T - 0.5 * Mat3::Identity();
+    out.set("nematic_order", Eigen::SelfAdjointEigenSolver<Mat3>(T, Eigen::EigenvaluesOnly).eigenvalues()(2));
+  }
 }
 
 std::vector<std::string> Dipolar::observable_names() const {
-  return {"total_energy",       "kinetic_energy",     "potential_energy",   "linear_momentum_x",
-          "linear_momentum_y",  "linear_momentum_z",  "angular_momentum_x", "angular_momentum_y",
-          "angular_momentum_z", "orthogonality_error"};
+  std::vector<std::string> names = {"total_energy",       "kinetic_energy",     "potential_energy",
+                                    "linear_momentum_x",  "linear_momentum_y",  "linear_momentum_z",
+                                    "angular_momentum_x", "angular_momentum_y", "angular_momentum_z",
+                                    "orthogonality_error"};
+  if (p_.order_parameters) names.insert(names.end(), {"polarization", "nematic_order"});
+  return names;
 }
 
 std::vector<TrajectoryField> Dipolar::trajectory_fields() const {

@@ -25,17 +25,19 @@
 // different model that the suite does not implement.
 //
 // Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
-// Each vector-field evaluation allgathers (q_j, mu_j) of all bodies; then, with all pairs
-// (either value of `deterministic`), every pair is computed once (Newton's third
+// All pairs (either value of `deterministic`): each evaluation sends every rank the (q_j, mu_j)
+// of the tiles it needs; every pair is computed once (Newton's third
 // law) in fixed tiles of bodies (dipolar_kernel.hpp), decomposed over ranks by
 // par::PairPlan (parallel/pair_plan.hpp): rank k computes a compact 2-D patch of tile pairs
 // (its threads take them dynamically), each (body, partner tile) partial is a leaf of a fixed
 // binary tree over the partner tiles, a rank sums the subtrees whose leaves it holds and sends
 // them, point to point, to the owners of the bodies, which finish the tree. f and every
-// observable are therefore bitwise identical for every ranks x threads layout. With a cutoff,
-// every local body sums
-// over the bodies of its neighbouring cells in (cell, index) order (each pair twice), also
-// bitwise on every layout. `deterministic = false` changes only the global reductions of the
+// observable are therefore bitwise identical for every ranks x threads layout. With a cutoff
+// (issue 28): a spatial decomposition (parallel/spatial_domains.hpp: cells of side >= rc + skin
+// along a Morton curve split over the ranks, ghosts from the neighbouring cells, Verlet lists
+// rebuilt when a body has moved more than skin / 2); every body's row runs over its partners
+// within rc in global index order (each pair twice, once in each row), bitwise on every layout,
+// every skin and every rebuild schedule. `deterministic = false` changes only the global reductions of the
 // observables (plain sums): the tiled pair sums are the fastest path anyway (issue 16: 1.4-2.3x
 // the former plain Newton's-third-law kernel), so there is no separate non-deterministic one.
 //
@@ -47,22 +49,30 @@
 //              uniformly (Haar) random rotations from normalised Gaussian quaternions; p = m = 0.
 //   random2d : as [K] 3.2.2's 2-D runs: 2N normals for (x, y), z = 0, same scaling;
 //              Q_i = rotation about z by a uniform angle; default mubar = (1, 1, 0).
+//   lattice  : (issue 28) a simple cubic lattice of nx x ny x nz sites (dipolar.lattice) filling
+//              dipolar.box, site (ix + 1/2, iy + 1/2, iz + 1/2) (Lx/nx, Ly/ny, Lz/nz); the bodies
+//              numbered along the Morton curve of the sites (parallel/spatial_domains.hpp), so
+//              that the ranks' index ranges are compact in space; orientations Haar-random from
+//              a counter-based stream per body (SplitMix64 of seed and index: each rank draws
+//              only its own bodies); p = m = 0.
 //   file     : rows [N][18] of an HDF5 dataset (default /runs/run_00000/final_state).
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "models/dipolar_kernel.hpp"
 #include "models/model.hpp"
-#include "models/periodic_box.hpp"
+#include "parallel/periodic_box.hpp"
 #include "models/rigid_bodies.hpp"
 #include "parallel/pair_plan.hpp"
+#include "parallel/spatial_domains.hpp"
 
 namespace lie {
 
 struct DipolarParams {
-  enum class Initial { Random, Random2D, File };
+  enum class Initial { Random, Random2D, Lattice, File };
   std::size_t n = 100;
   double mass = 1.0;
   std::array<double, 3> inertia{1.0, 1.88, 2.88};
@@ -71,10 +81,13 @@ struct DipolarParams {
   double dipole_strength = 1.0;                 // kappa
   bool lj_attraction = false;
   double cutoff = 0.0;  // 0: none
+  double skin = 0.3;    // Verlet skin of the cutoff path (dipolar.skin)
   bool cutoff_shift = false;  // energy shift at the cutoff (dipolar.cutoff_shift)
   PeriodicBox box;            // no periodic axis: unbounded ([K])
   Initial initial = Initial::Random;
   double spread = 0.0;  // 0: N
+  std::array<std::size_t, 3> lattice{0, 0, 0};  // initial = lattice: sites per axis
+  bool order_parameters = false;  // observe polarization and nematic_order (dipolar.order_parameters)
   std::uint64_t seed = 1;
   std::string file, dataset = "/runs/run_00000/final_state";
 
@@ -128,10 +141,12 @@ class Dipolar final : public Model, public RigidBodySystem {
   /// sums are bitwise layout-independent in both modes.
   bool ordered_sums() const { return ctx_.deterministic(); }
   const par::Context& context() const { return ctx_; }
+  /// The spatial decomposition of the cutoff path (nullptr for all pairs): its traffic() counters.
+  const par::SpatialDomains* domains() const { return domains_.get(); }
 
  private:
   // (q_j, mu_j) of the partners: into bodies_ (tiled: the needed tiles, exchange_positions) or
-  // partners_ (cutoff path: an allgather of all bodies)
+  // the spatial domains (cutoff path: homes and ghosts)
   void gather_partners(const double* y);
   void exchange_positions();
   void run_phase(const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& out,
@@ -141,12 +156,11 @@ class Dipolar final : public Model, public RigidBodySystem {
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).
   void compute_tiles(bool want_energy);
   bool tiled() const { return !(p_.cutoff > 0.0); }
-  // Cutoff path: cell list over all bodies (cells of side >= cutoff, sorted by cell and index;
-  // in a periodic box over the wrapped copies, neighbour cells taken mod the cell count).
-  void cell_geometry();  // ncell_, cell_inv_ from the cutoff and the box (once)
-  void build_cells();
-  void compute_rows_cells(bool want_energy);
+  // Cutoff path: the spatial decomposition (parallel/spatial_domains.hpp) distributes the
+  // bodies; every home body's row runs over its partners within the cutoff, in index order.
+  void compute_rows_domains(bool want_energy);
   void make_random_state(bool planar);
+  void make_lattice_state();
   void read_state_file();
 
   DipolarParams p_;
@@ -156,11 +170,8 @@ class Dipolar final : public Model, public RigidBodySystem {
   dipolar::PairParams pair_;
   std::vector<double> y0_;  // local initial state
   // Work arrays.
-  std::vector<int> counts_, displs_;      // allgather layout (6 values per body)
-  std::vector<double> send_, recv_;       // packed (q, kappa mu)
+  std::vector<double> send_;              // tiled path: packed (q, mu) of the local bodies
   std::vector<double> mu_local_;          // unscaled mu_i of local bodies (3 per body)
-  dipolar::PartnerSoA partners_;          // all bodies (kappa mu)
-  std::vector<dipolar::RowSums> rows_;
   std::vector<double> sums_;              // F_i (3), g_i (3), V_i of local bodies
   dipolar::BodySoA bodies_;               // tiled path: unscaled mu; only the needed tiles filled
   par::PairPlan plan_;                    // tiled path: tile pairs, leaves, messages
@@ -171,16 +182,9 @@ class Dipolar final : public Model, public RigidBodySystem {
   std::vector<std::vector<double>> pos_send_bufs_, pos_recv_bufs_;  // position exchange
   std::vector<MPI_Request> requests_;
   std::vector<dipolar::TileScratch> tile_scratch_;
-  struct CellKey {
-    std::int64_t z, y, x;
-    auto operator<=>(const CellKey&) const = default;
-  };
-  std::int64_t ncell_[3] = {0, 0, 0};   // cells per periodic axis (0: open axis, unbounded keys)
-  double cell_inv_[3] = {0.0, 0.0, 0.0}; // 1 / cell side per axis
-  std::vector<CellKey> cell_of_;        // cell of every body (global index)
-  std::vector<std::size_t> cell_order_; // bodies sorted by (cell, index)
-  std::vector<CellKey> sorted_keys_;    // cell_of_ in that order
-  std::vector<dipolar::PartnerSoA> thread_candidates_;
+  std::unique_ptr<par::SpatialDomains> domains_;      // cutoff path
+  std::vector<dipolar::PartnerSoA> thread_partners_;  // cutoff path: one row's partners per thread
+  std::vector<double> home_sums_;                     // cutoff path: 7 values per home body
 };
 
 }  // namespace lie

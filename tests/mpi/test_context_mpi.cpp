@@ -1,8 +1,11 @@
 // par::Context reductions under 1..4 ranks: exact sums are layout independent, and a NaN on
 // any rank reaches every rank through max/min/max_abs (MPI_MAX alone may drop it).
 #include <gtest/gtest.h>
+#include <mpi.h>
+#include <omp.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -36,4 +39,17 @@ TEST(ContextMpi, NaNOnOneRankReachesAll) {
   EXPECT_TRUE(std::isnan(ctx.max_abs(x.data(), x.size())));
   EXPECT_EQ(ctx.max(static_cast<double>(ctx.rank())), static_cast<double>(ctx.size() - 1));
   EXPECT_EQ(ctx.min(static_cast<double>(ctx.rank())), 0.0);
+}
+
+// CTest's variant <name>.np<P>.omp<T> runs on P ranks with T threads (tests/CMakeLists.txt sets
+// LIEBENCH_EXPECT_RANKS and OMP_NUM_THREADS): until 2026-11-27 the mpiexec prefix was lost and
+// every variant ran on one rank, which no test noticed.
+TEST(ContextMpi, RunsOnTheRanksItsNameSays) {
+  const char* expect = std::getenv("LIEBENCH_EXPECT_RANKS");
+  if (expect == nullptr) GTEST_SKIP() << "not run by CTest (LIEBENCH_EXPECT_RANKS unset)";
+  Context world(MPI_COMM_WORLD, true);
+  EXPECT_EQ(world.size(), std::atoi(expect));
+  const char* threads = std::getenv("OMP_NUM_THREADS");
+  ASSERT_NE(threads, nullptr);
+  EXPECT_EQ(omp_get_max_threads(), std::atoi(threads));
 }

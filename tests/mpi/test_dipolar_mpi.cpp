@@ -19,6 +19,7 @@
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "models/dipolar.hpp"
+#include "serial_on_root.hpp"
 
 using namespace lie;
 
@@ -79,14 +80,17 @@ RunResult run(par::Context& ctx, const std::string& method, bool adaptive, doubl
   return r;
 }
 
-// Serial single-thread reference on this rank, cut to this rank's bodies.
+// Serial single-thread reference (rank 0, broadcast: serial_on_root.hpp), cut to this rank's bodies.
 RunResult serial_reference(const std::string& method, bool adaptive, const par::Range& mine, double cutoff = 0.0,
                            const PeriodicBox& box = {}) {
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  par::Context self(MPI_COMM_SELF, true);
-  RunResult r = run(self, method, adaptive, cutoff, box);
-  omp_set_num_threads(threads);
+  RunResult r = mpi_testing::on_root<RunResult>([&](par::Context& self) { return run(self, method, adaptive, cutoff, box); });
+  mpi_testing::broadcast(r.y);
+  mpi_testing::broadcast(r.obs);
+  mpi_testing::broadcast(r.rec.h);
+  std::vector<double> counts = {static_cast<double>(r.rec.accepted), static_cast<double>(r.rec.rejected)};
+  mpi_testing::broadcast(counts);
+  r.rec.accepted = static_cast<std::uint64_t>(counts[0]);
+  r.rec.rejected = static_cast<std::uint64_t>(counts[1]);
   r.y = std::vector<double>(r.y.begin() + 18 * mine.begin, r.y.begin() + 18 * mine.end);
   return r;
 }

@@ -1,4 +1,4 @@
-// Dipolar model in a periodic box (issue 28, models/periodic_box.hpp): the box's wrap and
+// Dipolar model in a periodic box (issue 28, parallel/periodic_box.hpp): the box's wrap and
 // minimum image; the cutoff path's minimum-image forces, fields and energy against a brute-force
 // sum over all 27 images of every body (same cutoff), with open axes and with the energy shift;
 // forces unchanged when bodies cross faces (translation, whole periods); a short dlm run in the
@@ -13,7 +13,7 @@
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "models/dipolar.hpp"
-#include "models/periodic_box.hpp"
+#include "parallel/periodic_box.hpp"
 
 using namespace lie;
 

@@ -306,7 +306,15 @@ TEST(DipolarModel, ConfigErrorsNameTheKey) {
   expect_usage({{"dipolar.initial", "random2d"}, {"dipolar.dipole", "1, 0, 1"}}, "dipolar.dipole");
   expect_usage({{"dipolar.initial", "file"}}, "dipolar.file");
   expect_usage({{"dipolar.initial", "file"}, {"dipolar.file", "/nonexistent/x.h5"}}, "dipolar.file");
-  expect_usage({{"dipolar.initial", "lattice"}}, "dipolar.initial");
+  expect_usage({{"dipolar.initial", "cubic"}}, "dipolar.initial");
+  // the lattice start (issue 28): its site counts, N, and the box it fills
+  expect_usage({{"dipolar.initial", "lattice"}}, "dipolar.lattice");
+  expect_usage({{"dipolar.initial", "lattice"}, {"dipolar.lattice", "4, 4"}}, "dipolar.lattice");
+  expect_usage({{"dipolar.initial", "lattice"}, {"dipolar.lattice", "4, 4, 2.5"}}, "dipolar.lattice");
+  expect_usage({{"dipolar.initial", "lattice"}, {"dipolar.lattice", "4, 4, 4"}, {"dipolar.N", "60"}}, "dipolar.N");
+  expect_usage({{"dipolar.initial", "lattice"}, {"dipolar.lattice", "4, 4, 4"}}, "dipolar.box");
+  EXPECT_NO_THROW(make({{"dipolar.initial", "lattice"}, {"dipolar.lattice", "4, 4, 4"}, {"dipolar.box", "5, 5, 5"},
+                        {"dipolar.cutoff", "2"}}));
 }
 
 // The cutoff path bins bodies into cells; it must find exactly the pairs within the cutoff:

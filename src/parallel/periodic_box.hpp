@@ -1,7 +1,7 @@
 #pragma once
 // Orthorhombic box [0, L_x) x [0, L_y) x [0, L_z) with each axis periodic or open (issue 28):
 // wrapping into the box, image counts and minimum-image displacements. Self-contained (no MPI,
-// no model), for the dipolar cutoff path and the spatial decomposition to come.
+// no model), for the dipolar cutoff path and its spatial decomposition (spatial_domains.hpp).
 //
 // The suite's convention (docs/models.md, `dipolar`): the *state* holds unwrapped positions,
 // which the Lie group methods move freely (RKMK stages add displacements to q); only the copies

@@ -1,0 +1,460 @@
+// Spatial decomposition for short-range pair sums: design, layout independence and the
+// traffic counters in spatial_domains.hpp.
+#include "parallel/spatial_domains.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace lie::par {
+
+namespace {
+
+constexpr int kMortonBits = 21;  // per axis: 3 x 21 bits in one 64-bit key
+constexpr std::int64_t kMaxCells = std::int64_t{1} << kMortonBits;
+constexpr int kTagCodes = 1731, kTagPositions = 1732, kTagSums = 1733;
+
+// The 21 low bits of v spread to every third bit (Morton interleaving).
+std::uint64_t spread3(std::uint64_t v) {
+  v &= 0x1fffff;
+  v = (v | v << 32) & 0x1f00000000ffffULL;
+  v = (v | v << 16) & 0x1f0000ff0000ffULL;
+  v = (v | v << 8) & 0x100f00f00f00f00fULL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+  v = (v | v << 2) & 0x1249249249249249ULL;
+  return v;
+}
+
+}  // namespace
+
+std::uint64_t morton_key(std::uint64_t cx, std::uint64_t cy, std::uint64_t cz) {
+  return spread3(cx) | spread3(cy) << 1 | spread3(cz) << 2;
+}
+
+SpatialDomains::SpatialDomains(const Options& options, std::size_t n, Range owned, Context& ctx)
+    : opt_(options), n_(n), owned_(owned), ctx_(ctx) {
+  if (!(opt_.cutoff > 0.0) || !(opt_.skin >= 0.0) || !std::isfinite(opt_.cutoff + opt_.skin))
+    throw UsageError("spatial domains need a cutoff > 0 and a skin >= 0 (got cutoff " + std::to_string(opt_.cutoff) +
+                     ", skin " + std::to_string(opt_.skin) + ")");
+  if (n_ >= (std::size_t{1} << 52)) throw UsageError("spatial domains: more than 2^52 bodies");
+  for (int a = 0; a < 3; ++a) {
+    len_[a] = opt_.box.kernel_length(a);
+    half_[a] = opt_.box.kernel_half(a);
+  }
+  wrapped_.resize(3 * owned_.size());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The grid: cells of side >= rc + skin; periodic axes [0, L), open axes the bodies' extent.
+
+void SpatialDomains::make_grids() {
+  const double side = opt_.cutoff + opt_.skin;
+  // open axes: the extent of all bodies (max of hi and of -lo in one reduction)
+  double ext[6];
+  std::fill(ext, ext + 6, -std::numeric_limits<double>::infinity());
+  for (std::size_t i = 0; i < owned_.size(); ++i)
+    for (int a = 0; a < 3; ++a) {
+      const double w = wrapped_[3 * i + static_cast<std::size_t>(a)];
+      ext[a] = std::max(ext[a], -w);
+      ext[3 + a] = std::max(ext[3 + a], w);
+    }
+  if (ctx_.size() > 1) MPI_Allreduce(MPI_IN_PLACE, ext, 6, MPI_DOUBLE, MPI_MAX, ctx_.comm());
+  for (int a = 0; a < 3; ++a) {
+    const std::size_t ax = static_cast<std::size_t>(a);
+    const bool periodic = opt_.box.periodic[ax];
+    const double lo = periodic ? 0.0 : (std::isfinite(ext[a]) ? -ext[a] : 0.0);
+    const double extent = periodic ? opt_.box.length[ax] : std::max(0.0, ext[3 + a] - lo);
+    // cells of side extent / nc >= rc + skin (the rounding of extent / nc checked), at most 2^21
+    std::int64_t nc = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(extent / side)));
+    nc = std::min(nc, kMaxCells);
+    while (nc > 1 && extent / static_cast<double>(nc) < side) --nc;
+    std::int64_t pow2 = 1;  // the domain cells: the largest power of two <= nc
+    while (2 * pow2 <= nc) pow2 *= 2;
+    for (Grid* g : {&list_grid_, &domain_grid_}) {
+      const std::int64_t cells = g == &list_grid_ ? nc : pow2;
+      g->periodic[a] = periodic;
+      g->origin[a] = lo;
+      g->cells[a] = cells;
+      g->side[a] = extent > 0.0 ? extent / static_cast<double>(cells) : 0.0;
+      g->inv_side[a] = extent > 0.0 ? static_cast<double>(cells) / extent : 0.0;
+    }
+  }
+}
+
+std::int64_t SpatialDomains::Grid::coord(int axis, double w) const {
+  const std::int64_t c = static_cast<std::int64_t>(std::floor((w - origin[axis]) * inv_side[axis]));
+  return std::clamp<std::int64_t>(c, 0, cells[axis] - 1);  // open axes: beyond the extent, clamped
+}
+
+int SpatialDomains::Grid::neighbours(int axis, std::int64_t c, double w, std::int64_t* out, double* gap) const {
+  const std::int64_t nc = cells[axis];
+  const double in = w - (origin[axis] + static_cast<double>(c) * side[axis]);  // from the cell's lower face
+  int m = 0;
+  for (std::int64_t d = -1; d <= 1; ++d) {
+    std::int64_t v = c + d;
+    if (periodic[axis]) {
+      v = ((v % nc) + nc) % nc;
+    } else if (v < 0 || v >= nc) {
+      continue;
+    }
+    // clamped bodies (open axes) may lie outside their cell: distance 0 then
+    const double g = d < 0 ? std::max(0.0, in) : d > 0 ? std::max(0.0, side[axis] - in) : 0.0;
+    const int k = static_cast<int>(std::find(out, out + m, v) - out);
+    if (k == m) {
+      out[m] = v, gap[m] = g;
+      ++m;
+    } else {
+      gap[k] = std::min(gap[k], g);
+    }
+  }
+  return m;
+}
+
+std::uint64_t SpatialDomains::key_of(std::int64_t cx, std::int64_t cy, std::int64_t cz) const {
+  return morton_key(static_cast<std::uint64_t>(cx), static_cast<std::uint64_t>(cy), static_cast<std::uint64_t>(cz));
+}
+
+int SpatialDomains::owner_of(std::uint64_t key) const {
+  return static_cast<int>(std::upper_bound(split_.begin(), split_.end(), key) - split_.begin());
+}
+
+// Splitters from a regular sample of every rank's sorted keys (at most kSample per rank).
+void SpatialDomains::choose_splitters() {
+  const int P = ctx_.size();
+  split_.clear();
+  if (P == 1) return;
+  constexpr std::size_t kSample = 32;
+  std::vector<std::uint64_t> sorted = key_;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t s = std::min(kSample, sorted.size());
+  std::vector<std::uint64_t> mine(s);
+  for (std::size_t k = 0; k < s; ++k) mine[k] = sorted[(2 * k + 1) * sorted.size() / (2 * s)];
+  std::vector<int> counts(static_cast<std::size_t>(P)), displs(static_cast<std::size_t>(P));
+  const int ms = static_cast<int>(s);
+  MPI_Allgather(&ms, 1, MPI_INT, counts.data(), 1, MPI_INT, ctx_.comm());
+  int total = 0;
+  for (int r = 0; r < P; ++r) displs[static_cast<std::size_t>(r)] = total, total += counts[static_cast<std::size_t>(r)];
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(mine.data(), ms, MPI_UINT64_T, all.data(), counts.data(), displs.data(), MPI_UINT64_T, ctx_.comm());
+  std::sort(all.begin(), all.end());
+  split_.resize(static_cast<std::size_t>(P - 1));
+  for (int r = 1; r < P; ++r)
+    split_[static_cast<std::size_t>(r - 1)] =
+        all.empty() ? 0 : all[static_cast<std::size_t>(r) * all.size() / static_cast<std::size_t>(P)];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+bool SpatialDomains::needs_rebuild(const double* q, std::size_t stride) const {
+  // [max squared displacement since the last rebuild, a body with a position the grid cannot hold]
+  double v[2] = {built_ ? 0.0 : std::numeric_limits<double>::infinity(), 0.0};
+  const double huge = 1e15 * (opt_.cutoff + opt_.skin);
+  for (std::size_t i = 0; i < owned_.size(); ++i) {
+    const double* qi = q + stride * i;
+    if (!(std::fabs(qi[0]) + std::fabs(qi[1]) + std::fabs(qi[2]) < huge)) v[1] = 1.0;
+    if (built_) {
+      const double dx = qi[0] - q_ref_[3 * i], dy = qi[1] - q_ref_[3 * i + 1], dz = qi[2] - q_ref_[3 * i + 2];
+      v[0] = std::max(v[0], dx * dx + dy * dy + dz * dz);
+    }
+  }
+  if (ctx_.size() > 1) MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, ctx_.comm());
+  if (v[1] > 0.0) {
+    double first = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < owned_.size() && !std::isfinite(first); ++i) {
+      const double* qi = q + stride * i;
+      if (!(std::fabs(qi[0]) + std::fabs(qi[1]) + std::fabs(qi[2]) < huge))
+        first = static_cast<double>(owned_.begin + i);
+    }
+    first = ctx_.min(first);
+    throw NumericalError("body " + std::to_string(static_cast<std::size_t>(first)) +
+                         " has a non-finite or huge position; the cutoff path cannot bin it");
+  }
+  const double half_skin = 0.5 * opt_.skin;
+  return !built_ || v[0] > half_skin * half_skin;
+}
+
+void SpatialDomains::rebuild(const double* q, std::size_t stride) {
+  const int P = ctx_.size();
+  const std::size_t nl = owned_.size();
+  make_grids();
+  const Grid& g = domain_grid_;
+  key_.resize(nl);
+  std::vector<std::int64_t> coord(3 * nl);
+  for (std::size_t i = 0; i < nl; ++i) {
+    for (int a = 0; a < 3; ++a) coord[3 * i + static_cast<std::size_t>(a)] = g.coord(a, wrapped_[3 * i + static_cast<std::size_t>(a)]);
+    key_[i] = key_of(coord[3 * i], coord[3 * i + 1], coord[3 * i + 2]);
+  }
+  choose_splitters();
+
+  // Owned side: every body to the owner of its domain cell and of each of the 26 around it
+  // closer than rc + skin.
+  const double reach = opt_.cutoff + opt_.skin, reach2 = reach * reach;
+  std::vector<std::vector<std::uint32_t>> to(static_cast<std::size_t>(P)), homed(static_cast<std::size_t>(P));
+  std::vector<int> owners;
+  for (std::size_t i = 0; i < nl; ++i) {
+    const int home = owner_of(key_[i]);
+    owners.assign(1, home);
+    if (P > 1) {
+      std::int64_t xs[3], ys[3], zs[3];
+      double gx[3], gy[3], gz[3];
+      const double* w = &wrapped_[3 * i];
+      const int nx = g.neighbours(0, coord[3 * i], w[0], xs, gx), ny = g.neighbours(1, coord[3 * i + 1], w[1], ys, gy),
+                nz = g.neighbours(2, coord[3 * i + 2], w[2], zs, gz);
+      for (int c = 0; c < nz; ++c)
+        for (int b = 0; b < ny; ++b)
+          for (int a = 0; a < nx; ++a) {
+            if (!(gx[a] * gx[a] + gy[b] * gy[b] + gz[c] * gz[c] < reach2)) continue;
+            const int r = owner_of(key_of(xs[a], ys[b], zs[c]));
+            if (std::find(owners.begin(), owners.end(), r) == owners.end()) owners.push_back(r);
+          }
+    }
+    for (int r : owners) {
+      to[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
+      if (r == home) homed[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+  dest_.clear();
+  dest_bodies_.clear();
+  home_bodies_.clear();
+  std::vector<int> send_counts(static_cast<std::size_t>(P)), recv_counts(static_cast<std::size_t>(P));
+  for (int r = 0; r < P; ++r) {
+    const std::size_t rr = static_cast<std::size_t>(r);
+    send_counts[rr] = static_cast<int>(to[rr].size());
+    if (to[rr].empty()) continue;
+    dest_.push_back(r);
+    dest_bodies_.push_back(std::move(to[rr]));
+    home_bodies_.push_back(std::move(homed[rr]));
+  }
+  // The receivers learn the counts (an all-to-all of one int per rank pair, at rebuilds only).
+  if (P > 1)
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, ctx_.comm());
+  else
+    recv_counts = send_counts;
+  src_.clear();
+  std::vector<std::size_t> in_values;
+  for (int r = 0; r < P; ++r)
+    if (recv_counts[static_cast<std::size_t>(r)] > 0) {
+      src_.push_back(r);
+      in_values.push_back(static_cast<std::size_t>(recv_counts[static_cast<std::size_t>(r)]));
+    }
+  // Codes 2 index + home (exact in a double below 2^53).
+  out_.resize(dest_.size());
+  for (std::size_t k = 0; k < dest_.size(); ++k) {
+    out_[k].resize(dest_bodies_[k].size());
+    std::size_t h = 0;
+    for (std::size_t e = 0; e < dest_bodies_[k].size(); ++e) {
+      const std::uint32_t i = dest_bodies_[k][e];
+      const bool is_home = h < home_bodies_[k].size() && home_bodies_[k][h] == i;
+      if (is_home) ++h;
+      out_[k][e] = static_cast<double>(2 * (owned_.begin + i) + (is_home ? 1 : 0));
+    }
+  }
+  traffic_.messages_per_rebuild = traffic_.bytes_per_rebuild = 0;
+  exchange(out_, dest_, in_, src_, in_values, kTagCodes, true);
+
+  // Domain side: the received bodies in global index order.
+  struct Entry {
+    std::uint64_t index;
+    std::uint32_t src, pos;
+    bool home;
+  };
+  std::vector<Entry> entries;
+  for (std::size_t k = 0; k < src_.size(); ++k)
+    for (std::size_t e = 0; e < in_[k].size(); ++e) {
+      const std::uint64_t code = static_cast<std::uint64_t>(in_[k][e]);
+      entries.push_back({code / 2, static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(e), (code & 1) != 0});
+    }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.index < b.index; });
+  const std::size_t nd = entries.size();
+  index_.resize(nd);
+  for (auto* v : {&x_, &y_, &z_, &pl_[0], &pl_[1], &pl_[2]}) v->assign(nd, 0.0);
+  src_slots_.assign(src_.size(), {});
+  src_homes_.assign(src_.size(), {});
+  for (std::size_t k = 0; k < src_.size(); ++k) src_slots_[k].resize(in_[k].size());
+  home_.clear();
+  for (std::size_t s = 0; s < nd; ++s) {
+    index_[s] = entries[s].index;
+    src_slots_[entries[s].src][entries[s].pos] = static_cast<std::uint32_t>(s);
+    if (entries[s].home) home_.push_back(static_cast<std::uint32_t>(s));
+  }
+  // the rows a source gets back: its home bodies in the order it sent them
+  std::vector<std::uint32_t> home_number(nd, 0);
+  for (std::size_t h = 0; h < home_.size(); ++h) home_number[home_[h]] = static_cast<std::uint32_t>(h);
+  for (std::size_t k = 0; k < src_.size(); ++k)
+    for (std::size_t e = 0; e < in_[k].size(); ++e)
+      if ((static_cast<std::uint64_t>(in_[k][e]) & 1) != 0) src_homes_[k].push_back(home_number[src_slots_[k][e]]);
+
+  q_ref_.resize(3 * nl);
+  for (std::size_t i = 0; i < nl; ++i)
+    for (int a = 0; a < 3; ++a) q_ref_[3 * i + static_cast<std::size_t>(a)] = q[stride * i + static_cast<std::size_t>(a)];
+  built_ = true;
+  ++traffic_.rebuilds;
+}
+
+// Verlet lists of the home bodies: every domain body within rc + skin (at the rebuild), by slot
+// (= global index order). Cells over the domain bodies, sorted by (key, slot).
+void SpatialDomains::build_lists() {
+  const std::size_t nd = index_.size(), nh = home_.size();
+  const Grid& g = list_grid_;
+  std::vector<std::uint64_t> cell_key(nd);
+  for (std::size_t s = 0; s < nd; ++s) cell_key[s] = key_of(g.coord(0, x_[s]), g.coord(1, y_[s]), g.coord(2, z_[s]));
+  std::vector<std::uint32_t> order(nd);
+  for (std::size_t s = 0; s < nd; ++s) order[s] = static_cast<std::uint32_t>(s);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return cell_key[a] < cell_key[b] || (cell_key[a] == cell_key[b] && a < b);
+  });
+  std::vector<std::uint64_t> sorted_keys(nd);
+  for (std::size_t k = 0; k < nd; ++k) sorted_keys[k] = cell_key[order[k]];
+  const double reach = opt_.cutoff + opt_.skin, reach2 = reach * reach;
+
+  const int T = omp_get_max_threads();
+  std::vector<std::vector<std::uint32_t>> buf(static_cast<std::size_t>(T));
+  std::vector<std::size_t> count(nh + 1, 0);
+#pragma omp parallel num_threads(T)
+  {
+    std::vector<std::uint32_t>& out = buf[static_cast<std::size_t>(omp_get_thread_num())];
+    out.clear();
+    std::vector<std::uint32_t> row;
+#pragma omp for schedule(static)
+    for (std::size_t h = 0; h < nh; ++h) {
+      const std::uint32_t si = home_[h];
+      std::int64_t xs[3], ys[3], zs[3];
+      double gap[3];
+      const int nx = g.neighbours(0, g.coord(0, x_[si]), x_[si], xs, gap), ny = g.neighbours(1, g.coord(1, y_[si]), y_[si], ys, gap),
+                nz = g.neighbours(2, g.coord(2, z_[si]), z_[si], zs, gap);
+      row.clear();
+      for (int c = 0; c < nz; ++c)
+        for (int b = 0; b < ny; ++b)
+          for (int a = 0; a < nx; ++a) {
+            const std::uint64_t key = key_of(xs[a], ys[b], zs[c]);
+            auto range = std::equal_range(sorted_keys.begin(), sorted_keys.end(), key);
+            for (auto it = range.first; it != range.second; ++it) {
+              const std::uint32_t sj = order[static_cast<std::size_t>(it - sorted_keys.begin())];
+              if (sj != si && pair_r2(si, sj) < reach2) row.push_back(sj);
+            }
+          }
+      std::sort(row.begin(), row.end());
+      count[h + 1] = row.size();
+      out.insert(out.end(), row.begin(), row.end());
+    }
+  }
+  nbr_begin_.resize(nh + 1);
+  nbr_begin_[0] = 0;
+  for (std::size_t h = 0; h < nh; ++h) nbr_begin_[h + 1] = nbr_begin_[h] + count[h + 1];
+  nbr_.resize(nbr_begin_[nh]);
+  std::size_t at = 0;  // static schedule: the threads' chunks are consecutive, in thread order
+  for (const auto& b : buf) {
+    std::copy(b.begin(), b.end(), nbr_.begin() + static_cast<std::ptrdiff_t>(at));
+    at += b.size();
+  }
+
+  traffic_.home = nh;
+  traffic_.ghosts = nd - nh;
+  traffic_.list_entries = nbr_.size();
+  std::size_t bytes = nbr_.capacity() * 4 + nbr_begin_.capacity() * 8 + index_.capacity() * 8 +
+                      (x_.capacity() + y_.capacity() + z_.capacity()) * 8 + home_.capacity() * 4 +
+                      (wrapped_.capacity() + q_ref_.capacity()) * 8 + key_.capacity() * 8;
+  for (const auto& p : pl_) bytes += p.capacity() * 8;
+  for (const auto& v : dest_bodies_) bytes += v.capacity() * 4;
+  for (const auto& v : home_bodies_) bytes += v.capacity() * 4;
+  for (const auto& v : src_slots_) bytes += v.capacity() * 4;
+  for (const auto& v : src_homes_) bytes += v.capacity() * 4;
+  traffic_.bytes_held = bytes;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void SpatialDomains::exchange(const std::vector<std::vector<double>>& out, const std::vector<int>& to,
+                              std::vector<std::vector<double>>& in, const std::vector<int>& from,
+                              const std::vector<std::size_t>& in_values, int tag, bool count_as_rebuild) {
+  ScopedTimer timer(ctx_.timers(), "comm");
+  const int me = ctx_.rank();
+  in.resize(from.size());
+  requests_.clear();
+  std::uint64_t messages = 0, bytes = 0;
+  for (std::size_t k = 0; k < from.size(); ++k) {
+    in[k].resize(in_values[k]);
+    if (from[k] == me) continue;
+    requests_.emplace_back();
+    MPI_Irecv(in[k].data(), static_cast<int>(in_values[k]), MPI_DOUBLE, from[k], tag, ctx_.comm(), &requests_.back());
+  }
+  for (std::size_t k = 0; k < to.size(); ++k) {
+    if (to[k] == me) {
+      const auto self = std::find(from.begin(), from.end(), me);
+      std::copy(out[k].begin(), out[k].end(), in[static_cast<std::size_t>(self - from.begin())].begin());
+      continue;
+    }
+    requests_.emplace_back();
+    MPI_Isend(out[k].data(), static_cast<int>(out[k].size()), MPI_DOUBLE, to[k], tag, ctx_.comm(), &requests_.back());
+    ++messages;
+    bytes += out[k].size() * sizeof(double);
+  }
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  if (count_as_rebuild) {
+    traffic_.messages_per_rebuild += messages;
+    traffic_.bytes_per_rebuild += bytes;
+  } else {
+    traffic_.messages_per_evaluation += messages;
+    traffic_.bytes_per_evaluation += bytes;
+  }
+}
+
+void SpatialDomains::distribute(const double* q, std::size_t stride, const double* payload) {
+  const std::size_t nl = owned_.size();
+  for (std::size_t i = 0; i < nl; ++i)
+    for (int a = 0; a < 3; ++a)
+      wrapped_[3 * i + static_cast<std::size_t>(a)] = opt_.box.wrap(a, q[stride * i + static_cast<std::size_t>(a)]);
+  const bool rebuilt = needs_rebuild(q, stride);
+  if (rebuilt) rebuild(q, stride);
+  ++traffic_.evaluations;
+  traffic_.messages_per_evaluation = traffic_.bytes_per_evaluation = 0;
+  out_.resize(dest_.size());
+  for (std::size_t k = 0; k < dest_.size(); ++k) {
+    out_[k].resize(6 * dest_bodies_[k].size());
+    double* o = out_[k].data();
+    for (const std::uint32_t i : dest_bodies_[k]) {
+      for (int a = 0; a < 3; ++a) *o++ = wrapped_[3 * i + static_cast<std::size_t>(a)];
+      for (int a = 0; a < 3; ++a) *o++ = payload[3 * i + static_cast<std::size_t>(a)];
+    }
+  }
+  std::vector<std::size_t> in_values(src_.size());
+  for (std::size_t k = 0; k < src_.size(); ++k) in_values[k] = 6 * src_slots_[k].size();
+  exchange(out_, dest_, in_, src_, in_values, kTagPositions, false);
+  for (std::size_t k = 0; k < src_.size(); ++k) {
+    const double* v = in_[k].data();
+    for (const std::uint32_t s : src_slots_[k]) {
+      x_[s] = v[0], y_[s] = v[1], z_[s] = v[2];
+      pl_[0][s] = v[3], pl_[1][s] = v[4], pl_[2][s] = v[5];
+      v += 6;
+    }
+  }
+  if (rebuilt) build_lists();
+}
+
+void SpatialDomains::collect(const double* home_sums, int width, double* owned_out) {
+  const std::size_t w = static_cast<std::size_t>(width);
+  // the reverse pattern: to every source its home rows, from every destination my bodies' rows
+  out_.resize(src_.size());
+  for (std::size_t k = 0; k < src_.size(); ++k) {
+    out_[k].resize(w * src_homes_[k].size());
+    double* o = out_[k].data();
+    for (const std::uint32_t h : src_homes_[k]) o = std::copy(home_sums + w * h, home_sums + w * (h + 1), o);
+  }
+  std::vector<std::size_t> in_values(dest_.size());
+  for (std::size_t k = 0; k < dest_.size(); ++k) in_values[k] = w * home_bodies_[k].size();
+  exchange(out_, src_, in_, dest_, in_values, kTagSums, false);
+  for (std::size_t k = 0; k < dest_.size(); ++k) {
+    const double* v = in_[k].data();
+    for (const std::uint32_t i : home_bodies_[k]) {
+      std::copy(v, v + w, owned_out + w * i);
+      v += w;
+    }
+  }
+}
+
+}  // namespace lie::par

@@ -1,0 +1,175 @@
+#pragma once
+// Spatial decomposition of N bodies for short-range pair sums (issue 28): the cutoff path of the
+// dipolar model, and any model whose pair interactions vanish beyond a cutoff rc.
+//
+// Two maps, as the suite needs them. The integrator's state stays where it is: rank k owns the
+// contiguous index range of its bodies (Model::global_offset), so that RKMK, the splittings,
+// checkpoints and the result files are unchanged. The *pair work* is decomposed in space, as
+// in molecular-dynamics codes:
+//
+//   cells     two grids over the box (periodic axis: [0, L); open axis: the bodies' extent at the
+//             last rebuild, clamped at both ends), both of cells of side >= rc + skin: the
+//             domain cells, a power of two per axis, ordered along a Morton (Z-order) curve
+//             (so that the curve's halves, quarters, ... are boxes), and the list cells,
+//             floor(extent / (rc + skin)) per axis, that the Verlet lists are built from;
+//   domains   rank r owns the domain cells whose Morton keys lie in [split_r, split_r+1), the splitters
+//             chosen at each rebuild from a regular sample of the bodies' keys so that every rank
+//             has about N / P bodies (a space-filling-curve decomposition, as in Gadget or 2HOT:
+//             it balances any layout of the bodies, with P not restricted to a product grid);
+//   home      a body's home rank owns its cell: it sums the body's row;
+//   ghosts    a body goes, besides its home, to the owner of every one of the 26 domain cells
+//             around its own that lies closer than rc + skin (the bodies within rc + skin of
+//             that rank's cells);
+//   migration at every rebuild the home of a body is its current cell's owner: the pair work of a
+//             body moves with it from rank to rank (its state row does not);
+//   lists     Verlet lists of every home body: the bodies within rc + skin at the rebuild, in
+//             global index order; rebuilt (collectively) when some body has moved more than
+//             skin / 2 since the last rebuild (LAMMPS's `neigh_modify check yes`).
+//
+// Per evaluation, each index owner sends (wrapped q, payload) of each body to its home and its
+// ghost holders, and each home returns the body's row sums to its index owner: point to point,
+// a fixed pattern between rebuilds. With index ranges that are coherent in space (the lattice
+// start is numbered along the same Morton curve), these are the neighbouring ranks; the
+// traffic() counters say how many there are. Bytes and memory per rank are O(N / P + ghosts).
+//
+// Layout independence. The caller sums body i's row over the partners j with r_ij < rc in
+// global index order (compact() below), so the result is a function of the state alone: not of
+// the ranks, the threads, the splitters, the skin or when the lists were rebuilt. Each pair is
+// therefore computed twice, once in each body's row (issue 28: "each pair twice where that is
+// the only way to keep the result independent of the layout"): Newton's third law across ranks
+// would add a body's partials in an order that depends on which rank computed them.
+//
+// Restart: nothing is stored; the first evaluation after a restart rebuilds.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <mpi.h>
+
+#include "parallel/block_layout.hpp"
+#include "parallel/context.hpp"
+#include "parallel/periodic_box.hpp"
+
+namespace lie::par {
+
+/// The Morton (Z-order) key of the cell (cx, cy, cz), each coordinate < 2^21: the bits of x,
+/// y, z interleaved (x lowest). The curve along which the cells are split over the ranks; the
+/// dipolar lattice start numbers its sites along it.
+std::uint64_t morton_key(std::uint64_t cx, std::uint64_t cy, std::uint64_t cz);
+
+/// What one rank holds and sends (issue 28: memory and communication per rank).
+struct DomainTraffic {
+  std::uint64_t evaluations = 0, rebuilds = 0;
+  // sent by this rank, messages to itself excluded
+  std::uint64_t messages_per_evaluation = 0, bytes_per_evaluation = 0;  // the last evaluation
+  std::uint64_t messages_per_rebuild = 0, bytes_per_rebuild = 0;        // the last rebuild
+  std::size_t home = 0, ghosts = 0, list_entries = 0;
+  std::size_t bytes_held = 0;  // this rank's decomposition arrays (capacity), at the last rebuild
+};
+
+class SpatialDomains {
+ public:
+  struct Options {
+    double cutoff = 0.0;  // rc > 0
+    double skin = 0.3;    // Verlet skin >= 0
+    PeriodicBox box;      // periodic axes: [0, L) with minimum image; the others open
+  };
+
+  /// Bodies [owned.begin, owned.end) of n are this rank's (the integrator's index range).
+  SpatialDomains(const Options& options, std::size_t n, Range owned, Context& ctx);
+
+  /// Collective. Rebuilds the domains and lists if needed (first call; a body moved more than
+  /// skin / 2), then fills the domain arrays with the wrapped position and the 3-value payload
+  /// of every home and ghost body. q: unwrapped positions of the owned bodies (3 values at
+  /// q + stride * i); payload: 3 values per owned body (packed).
+  void distribute(const double* q, std::size_t stride, const double* payload);
+
+  /// Domain arrays (after distribute): bodies sorted by global index, slot s.
+  std::size_t domain_size() const { return index_.size(); }
+  const std::uint64_t* index() const { return index_.data(); }
+  const double* x() const { return x_.data(); }
+  const double* y() const { return y_.data(); }
+  const double* z() const { return z_.data(); }
+  const double* payload(int k) const { return pl_[static_cast<std::size_t>(k)].data(); }
+
+  /// Home bodies (slots, increasing index) and their Verlet lists (slots, increasing index).
+  std::size_t home_count() const { return home_.size(); }
+  std::uint32_t home_slot(std::size_t h) const { return home_[h]; }
+  const std::uint32_t* list_begin(std::size_t h) const { return nbr_.data() + nbr_begin_[h]; }
+  const std::uint32_t* list_end(std::size_t h) const { return nbr_.data() + nbr_begin_[h + 1]; }
+
+  /// The minimum-image squared distance of slots a and b as the pair kernels compute it
+  /// (wrapped positions, select form; dipolar_kernel.hpp): a pair is within the cutoff iff
+  /// pair_r2(a, b) < rc^2. Every caller uses this one expression.
+  double pair_r2(std::uint32_t a, std::uint32_t b) const {
+    double dx = x_[a] - x_[b], dy = y_[a] - y_[b], dz = z_[a] - z_[b];
+    dx -= len_[0] * ((dx > half_[0] ? 1.0 : 0.0) - (dx < -half_[0] ? 1.0 : 0.0));
+    dy -= len_[1] * ((dy > half_[1] ? 1.0 : 0.0) - (dy < -half_[1] ? 1.0 : 0.0));
+    dz -= len_[2] * ((dz > half_[2] ? 1.0 : 0.0) - (dz < -half_[2] ? 1.0 : 0.0));
+    return dx * dx + dy * dy + dz * dz;
+  }
+
+  /// Collective. home_sums: `width` values per home body (home order) back to the index owners:
+  /// owned_out gets `width` values per owned body (local order).
+  void collect(const double* home_sums, int width, double* owned_out);
+
+  const DomainTraffic& traffic() const { return traffic_; }
+  /// Rank r's share of the Morton curve (tests, diagnostics): the splitters of the last rebuild.
+  const std::vector<std::uint64_t>& splitters() const { return split_; }
+
+ private:
+  // A grid of cells over the box: cell c of an axis is [origin + c side, origin + (c + 1) side).
+  struct Grid {
+    double origin[3], side[3], inv_side[3];
+    std::int64_t cells[3];
+    bool periodic[3];
+    std::int64_t coord(int axis, double w) const;  // clamped to [0, cells)
+    // The distinct neighbour cells c - 1, c, c + 1 of one axis (periodic: mod cells; open:
+    // clipped) and the distance of w (in cell c) to each along the axis (0 for c itself).
+    int neighbours(int axis, std::int64_t c, double w, std::int64_t* out, double* gap) const;
+  };
+  bool needs_rebuild(const double* q, std::size_t stride) const;
+  void rebuild(const double* q, std::size_t stride);
+  void make_grids();
+  std::uint64_t key_of(std::int64_t cx, std::int64_t cy, std::int64_t cz) const;
+  int owner_of(std::uint64_t key) const;
+  void choose_splitters();
+  void build_lists();
+  void exchange(const std::vector<std::vector<double>>& out, const std::vector<int>& to,
+                std::vector<std::vector<double>>& in, const std::vector<int>& from,
+                const std::vector<std::size_t>& in_values, int tag, bool count_as_rebuild);
+
+  Options opt_;
+  std::size_t n_;
+  Range owned_;
+  Context& ctx_;
+  double len_[3], half_[3];  // kernel constants (periodic_box.hpp: kernel_length, kernel_half)
+  Grid domain_grid_{}, list_grid_{};
+  bool built_ = false;
+
+  // owned side
+  std::vector<double> wrapped_;       // 3 per owned body (the current evaluation)
+  std::vector<std::uint64_t> key_;    // Morton key of every owned body's cell (rebuild)
+  std::vector<double> q_ref_;         // unwrapped positions at the last rebuild
+  std::vector<int> dest_;             // ranks receiving my bodies (positions), increasing
+  std::vector<std::vector<std::uint32_t>> dest_bodies_;  // per dest: owned local indices
+  std::vector<std::vector<std::uint32_t>> home_bodies_;  // per dest: the bodies homed there (collect order)
+  std::vector<std::uint64_t> split_;  // P - 1 splitters
+
+  // domain side
+  std::vector<int> src_;                                // ranks sending me bodies, increasing
+  std::vector<std::vector<std::uint32_t>> src_slots_;   // per src: slot of each message entry
+  std::vector<std::vector<std::uint32_t>> src_homes_;   // per src: home number of each returned row
+  std::vector<std::uint64_t> index_;
+  std::vector<double> x_, y_, z_;
+  std::vector<double> pl_[3];
+  std::vector<std::uint32_t> home_;
+  std::vector<std::size_t> nbr_begin_;
+  std::vector<std::uint32_t> nbr_;
+
+  std::vector<std::vector<double>> out_, in_;
+  std::vector<MPI_Request> requests_;
+  DomainTraffic traffic_;
+};
+
+}  // namespace lie::par
