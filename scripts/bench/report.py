@@ -75,8 +75,21 @@ def fmt(x, unit=""):
 rows = []  # id, target, measured, peer, ratio, goal, met, extra
 
 
-def add(rid, target, measured, peer, ratio, goal, met, extra="", missing=""):
-    if missing:
+def failed(*tags):
+    """Why a sample of these tags has no time ('' if none): a program reports status=failed when the
+    energy error at the end of its timed steps is not finite or above its threshold (issue 27)."""
+    for t in tags:
+        for r in samples.get(t, []):
+            if r.get("status") == "failed":
+                return (f"{t} #{r.get('rep', '?')}: energy error {r.get('rel_energy_error', '?')} > "
+                        f"{r.get('max_energy_error', '?')}, no time")
+    return ""
+
+
+def add(rid, target, measured, peer, ratio, goal, met, extra="", missing="", fail=""):
+    if fail:  # a run that did not stay finite and on its energy: no figure, the row says failed
+        measured, ratio, met = f"failed ({fail})", "-", "not measured"
+    elif missing:
         measured = measured if measured not in (None, "-") else f"not measured ({missing})"
         met = "not measured"
     elif met is None:
@@ -121,24 +134,28 @@ for N in (2, 20):
     chk_od = max(values(f"small_odeint_N{N}", "rhs_vs_suite"), default=None)
     add(f"small_N{N}_lie_euler_vs_odeint", f"2. N = {N}: Lie-Euler step vs Odeint RK4 step", fmt(le, "us"),
         fmt(od, "us"), fmt(ratio(le, od)), "<= 1", None if le is None or od is None else le <= od,
+        fail=failed(f"small_lie_euler_N{N}", f"small_odeint_N{N}"),
         extra=f"flat rhs vs suite's: {chk_od:.1e} rel." if chk_od is not None else "")
     add(f"small_N{N}_rkmk4_vs_eigen", f"2. N = {N}: RKMK4 step vs hand-written Eigen RKMK4", fmt(rk, "us"),
         fmt(ei, "us"), fmt(ratio(rk, ei)), "<= 2", None if rk is None or ei is None else rk <= 2 * ei,
+        fail=failed(f"small_rkmk4_N{N}", f"small_eigen_N{N}"),
         extra=f"Eigen loop vs suite (dexpinv = 2) after 200 steps: {chk:.1e}" if chk is not None else "")
     add(f"small_N{N}_rkmk4_vs_odeint", f"2. N = {N}: RKMK4 step vs Odeint RK4 step", fmt(rk, "us"), fmt(od, "us"),
-        fmt(ratio(rk, od)), "<= 5", None if rk is None or od is None else rk <= 5 * od)
+        fmt(ratio(rk, od)), "<= 5", None if rk is None or od is None else rk <= 5 * od,
+        fail=failed(f"small_rkmk4_N{N}", f"small_odeint_N{N}"))
 
 # ---- 3. chain
 rhs6 = med("chain_rhs", "ns_per_link_rhs", program="suite_rhs", N=1000000)
 add("chain_rhs_ns_per_link", "3. chain rhs per link, N = 10^6", fmt(rhs6, "ns"),
     fmt(med("chain_odeint_N1000000", "ns_per_link_rhs"), "ns") + " (flat O(N) code)",
     fmt(ratio(rhs6, med("chain_odeint_N1000000", "ns_per_link_rhs"))), "<= 8 ns",
-    None if rhs6 is None else rhs6 <= 8, missing="" if rhs6 is not None else "N = 10^6 not run (--quick)")
+    None if rhs6 is None else rhs6 <= 8, missing="" if rhs6 is not None else "N = 10^6 not run (--quick)",
+    fail=failed("chain_odeint_N1000000"))
 rhs100 = med("chain_rhs", "s_per_rhs", program="suite_rhs", N=100)
 flat100 = med("chain_rhs_odeint_N100", "s_per_rhs")
 add("chain_rhs_N100_vs_flat", "3. chain rhs at N = 100 vs straightforward O(N) code", fmt(rhs100, "us"),
     fmt(flat100, "us"), fmt(ratio(rhs100, flat100)), "<= 1.5",
-    None if rhs100 is None or flat100 is None else rhs100 <= 1.5 * flat100)
+    None if rhs100 is None or flat100 is None else rhs100 <= 1.5 * flat100, fail=failed("chain_rhs_odeint_N100"))
 chain_ns = sorted(int(t.split("_N")[1]) for t in samples if t.startswith("chain_rkmk4_N"))
 step = {N: med(f"chain_rkmk4_N{N}", "s_per_step") for N in chain_ns}
 for N in chain_ns:
@@ -146,10 +163,11 @@ for N in chain_ns:
         continue
     s = step[N]
     od = med(f"chain_odeint_N{N}", "s_per_step")
-    nsl, odl = 1e9 * s / N, (1e9 * od / N if od else None)
+    nsl, odl = (1e9 * s / N if s else None), (1e9 * od / N if od else None)
     add(f"chain_step_N{N}", f"3. RKMK4 step per link, N = 10^{len(str(N)) - 1}", fmt(nsl, "ns"),
         fmt(odl, "ns") + " (Odeint RK4)", fmt(ratio(nsl, odl)), "<= 150 ns and < Odeint",
-        None if od is None else (nsl <= 150 and nsl < odl))
+        None if nsl is None or od is None else (nsl <= 150 and nsl < odl),
+        fail=failed(f"chain_rkmk4_N{N}", f"chain_odeint_N{N}"))
 if not any(N >= 1000000 for N in chain_ns):
     add("chain_step_N1000000", "3. RKMK4 step per link, N = 10^6", "-", "-", "-", "<= 150 ns and < Odeint", None,
         missing="N = 10^6 not run (--quick)")

@@ -8,29 +8,32 @@
 // commutators (u - [u, v]/2 + [u, [u, v]]/12: order min(4, 2 + 2) = 4, the usual hand-written
 // choice). Everything on the stack, sizes known at compile time. Not a test.
 //   baseline_eigen_rkmk4 --N=2|20 [--dt=1e-3] [--min_time=1] [--check_steps=200]
+//       [--max_energy_error=1e-3]   (--help lists the options)
 // Prints one line of key=value pairs: seconds per RKMK4 step and, as the independent check, the
 // largest difference of the state after check_steps steps from the suite's rkmk4 with the same
 // truncated dexpinv (key dexpinv = 2) from the same initial state (the suite's random state).
+// What is timed (bench_steady.hpp): after one untimed step, batches of steps until min_time
+// seconds and at least 3 steps, the state put back to the initial one (untimed) every 1000 steps
+// (t <= 1 at h = 1e-3). The largest relative energy error at those points and at the end must be
+// finite and at most --max_energy_error, else the time fields say "failed" and the exit status is 3.
 #include <mpi.h>
 
 #include <Eigen/Core>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "baseline_pendulum_flat.hpp"
+#include "bench_args.hpp"
+#include "bench_steady.hpp"
 #include "io/config.hpp"
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "models/nfold_pendulum.hpp"
 
 namespace {
-
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 template <int N>
 struct EigenRkmk4 {
@@ -128,7 +131,7 @@ struct EigenRkmk4 {
 };
 
 template <int N>
-int run(double dt, double min_time, long check_steps) {
+int run(double dt, double min_time, long check_steps, double max_error) {
   using B = EigenRkmk4<N>;
   B b;
   typename B::Mat y0;
@@ -155,24 +158,39 @@ int run(double dt, double min_time, long check_steps) {
     lie::integrate_fixed(*st, y.data(), fo, nullptr);
     typename B::Mat yb = y0;
     for (long k = 0; k < check_steps; ++k) b.step(yb, dt);
-    for (int k = 0; k < 6 * N; ++k) check_diff = std::max(check_diff, std::fabs(yb.data()[k] - y[static_cast<std::size_t>(k)]));
+    for (int k = 0; k < 6 * N; ++k)  // (NaN kept: a diverged check never reads as agreement)
+      check_diff = bench::worse(check_diff, std::fabs(yb.data()[k] - y[static_cast<std::size_t>(k)]));
   }
+  // The flat chain's energy (baseline_pendulum_flat.hpp; same layout, 6 doubles per link).
+  const baseline::FlatChain flat(N, std::vector<double>(N, b.m), std::vector<double>(N, b.L), b.g);
+  const double E0 = flat.energy(y0.data());
+  double err = 0;
   typename B::Mat y = y0;
-  long batch = 1, total = 0;
-  double elapsed = 0;
-  const double t0 = now();
-  while (elapsed < min_time) {
-    for (long k = 0; k < batch; ++k) b.step(y, dt);
-    total += batch;
-    elapsed = now() - t0;
-    if (elapsed < min_time / 10) batch *= 2;
-  }
+  const bench::Timing t = bench::time_calls([&] { b.step(y, dt); }, min_time, 1, 1000, [&] {
+    err = bench::worse(err, bench::energy_error(E0, flat.energy(y.data())));
+    y = y0;
+  });
+  err = bench::worse(err, bench::energy_error(E0, flat.energy(y.data())));
+  const bool ok = bench::energy_ok(err, max_error);
   double sum = 0;
   for (int k = 0; k < 6 * N; ++k) sum += y.data()[k];  // keeps the loop observable
-  std::printf("program=eigen_rkmk4 N=%d dt=%g steps=%ld s_per_step=%.6e ns_per_link_step=%.4g check_steps=%ld "
-              "max_diff_vs_suite_rkmk4_dexpinv2=%.3e state_sum=%.6g\n",
-              N, dt, total, elapsed / static_cast<double>(total), 1e9 * elapsed / static_cast<double>(total) / N,
-              check_steps, check_diff, sum);
+  char s_step[32] = "failed", ns_link[32] = "failed";
+  if (ok) {
+    std::snprintf(s_step, sizeof s_step, "%.6e", t.seconds_per_call);
+    std::snprintf(ns_link, sizeof ns_link, "%.4g", 1e9 * t.seconds_per_call / N);
+  }
+  std::printf("program=eigen_rkmk4 N=%d dt=%g status=%s untimed_steps=1 steps=%ld s_per_step=%s ns_per_link_step=%s "
+              "check_steps=%ld max_diff_vs_suite_rkmk4_dexpinv2=%.3e energy0=%.17g rel_energy_error=%.3e "
+              "max_energy_error=%g state_sum=%.6g\n",
+              N, dt, ok ? "ok" : "failed", t.calls, s_step, ns_link, check_steps, check_diff, E0, err, max_error, sum);
+  std::fflush(stdout);
+  if (!ok) {
+    std::fprintf(stderr,
+                 "baseline_eigen_rkmk4: relative energy error %.3e (largest over the steps of dt = %g) exceeds "
+                 "--max_energy_error=%g: no time reported; take a smaller --dt\n",
+                 err, dt, max_error);
+    return 3;
+  }
   return 0;
 }
 
@@ -180,34 +198,29 @@ int run(double dt, double min_time, long check_steps) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  std::map<std::string, std::string> opt = {{"N", "2"}, {"dt", "1e-3"}, {"min_time", "1"}, {"check_steps", "200"}};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto eq = a.find('=');
-    if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2))) {
-      std::fprintf(stderr, "baseline_eigen_rkmk4: unknown argument '%s' (--N= --dt= --min_time= --check_steps=)\n",
-                   a.c_str());
-      MPI_Finalize();
-      return 2;
-    }
-    opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
-  }
-  double dt = 0, min_time = 0;
-  long check_steps = 0;
-  try {
-    dt = std::stod(opt["dt"]);
-    min_time = std::stod(opt["min_time"]);
-    check_steps = std::stol(opt["check_steps"]);
-  } catch (const std::exception&) {
-    std::fprintf(stderr, "baseline_eigen_rkmk4: --dt=%s --min_time=%s --check_steps=%s: give numbers\n",
-                 opt["dt"].c_str(), opt["min_time"].c_str(), opt["check_steps"].c_str());
+  bench::Args args("baseline_eigen_rkmk4",
+                   "A hand-written fixed-size Eigen RKMK4 loop for the N-fold pendulum (N = 2 or 20, the suite's\n"
+                   "random state): seconds per step, the difference from the suite's rkmk4 (dexpinv = 2) after\n"
+                   "check_steps steps, the energy error; one line of key=value pairs.",
+                   {{"N", bench::Kind::Int, "2", "links: 2 or 20 (the compiled sizes)"},
+                    {"dt", bench::Kind::Real, "1e-3", "RKMK4 step"},
+                    {"min_time", bench::Kind::Real, "1", "seconds of timed steps at least (and 3 steps at least)"},
+                    {"check_steps", bench::Kind::Int, "200", "steps of the comparison with the suite's rkmk4"},
+                    {"max_energy_error", bench::Kind::Real, "1e-3",
+                     "largest relative energy error (within 1000 steps) for which a time is reported"}});
+  if (const int rc = args.parse(argc, argv, true); rc >= 0) {
     MPI_Finalize();
-    return 2;
+    return rc;
   }
+  const double dt = args.real("dt"), min_time = args.real("min_time"), max_error = args.real("max_energy_error");
+  const long check_steps = args.integer("check_steps");
   int rc = 2;
-  if (opt["N"] == "2") rc = run<2>(dt, min_time, check_steps);
-  else if (opt["N"] == "20") rc = run<20>(dt, min_time, check_steps);
-  else std::fprintf(stderr, "baseline_eigen_rkmk4: N=%s; compiled sizes are N = 2 and N = 20\n", opt["N"].c_str());
+  if (!(dt > 0) || !(min_time >= 0))
+    args.refuse("--dt=" + args.text("dt") + " --min_time=" + args.text("min_time") + ": give dt > 0, min_time >= 0",
+                true);
+  else if (args.text("N") == "2") rc = run<2>(dt, min_time, check_steps, max_error);
+  else if (args.text("N") == "20") rc = run<20>(dt, min_time, check_steps, max_error);
+  else args.refuse("--N=" + args.text("N") + ": compiled sizes are N = 2 and N = 20", true);
   MPI_Finalize();
   return rc;
 }

@@ -78,6 +78,25 @@ struct FlatChain {
     }
   }
 
+  // Total energy T + U of the state y ([P] 5.2): bob velocities x_i' = sum_{k<=i} L_k w_k x q_k and
+  // heights e3.x_i = sum_{k<=i} L_k e3.q_k (prefix sums), T = 1/2 sum m_i |x_i'|^2, U = sum m_i g e3.x_i.
+  // For the check that a timed run stayed finite and on its energy.
+  double energy(const double* y) const {
+    double v0 = 0, v1 = 0, v2 = 0, z = 0, T = 0, U = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+      const double* q = y + 6 * i;
+      const double* w = y + 6 * i + 3;
+      v0 += L[i] * (w[1] * q[2] - w[2] * q[1]);
+      v1 += L[i] * (w[2] * q[0] - w[0] * q[2]);
+      v2 += L[i] * (w[0] * q[1] - w[1] * q[0]);
+      z += L[i] * q[2];
+      const double m = 1.0 / inv_m[i];
+      T += 0.5 * m * (v0 * v0 + v1 * v1 + v2 * v2);
+      U += m * g * z;
+    }
+    return T + U;
+  }
+
   // Flat field dy = (w_i x q_i, h_i); the accelerations are written straight into dy.
   void field(const double* y, double* dy) {
     accelerations(y, dy + 3, 6);

@@ -10,9 +10,10 @@
 // Inputs: random axes with angles uniform in [0, pi) ("random"), in [1e-9, 1e-3] ("near0") and
 // in [pi - 1e-3, pi - 1e-9] ("nearpi"); translations uniform in [-1, 1]^3. Accuracy: the largest
 // difference between the two implementations, relative to the largest entry of the result.
-// Timing: ROUNDS rounds alternating suite and Eigen over the same random inputs, median seconds
-// per call of each and their ratio. One line of key=value pairs per kernel.
-//   bench_groups [--rounds=5] [--min_time=0.2] [--samples=4096]
+// Timing: after one untimed pass over the inputs, ROUNDS rounds alternating suite and Eigen over
+// the same random inputs (each round all inputs at least once), median seconds per call of each
+// and their ratio. One line of key=value pairs per kernel.
+//   bench_groups [--rounds=5] [--min_time=0.2] [--samples=4096]   (--help lists the options)
 //
 // Flops per call of the suite's kernels, counted by hand from the source expressions (each +, -,
 // *, / and sqrt counts 1; Eigen's fixed-size 3x3 product 45, cross product 9, norm 6), plus the
@@ -25,17 +26,17 @@
 #include <Eigen/Core>
 #include <Eigen/Dense>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <unsupported/Eigen/MatrixFunctions>
 #include <vector>
 
+#include "bench_args.hpp"
+#include "bench_steady.hpp"
 #include "groups/factors.hpp"
 #include "groups/se3.hpp"
 #include "groups/so3.hpp"
@@ -43,8 +44,6 @@
 using namespace lie;
 
 namespace {
-
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 using Mat4 = Eigen::Matrix4d;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
@@ -241,30 +240,26 @@ double max_rel_diff(const Kernel& k, const Inputs& in) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  std::map<std::string, std::string> opt = {{"rounds", "5"}, {"min_time", "0.2"}, {"samples", "4096"}};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto eq = a.find('=');
-    if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2))) {
-      std::fprintf(stderr, "bench_groups: unknown argument '%s' (--rounds= --min_time= --samples=)\n", a.c_str());
-      MPI_Finalize();
-      return 2;
-    }
-    opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
+  bench::Args args("bench_groups",
+                   "The suite's SO(3)/SE(3) kernels (exp, log, dexpinv, action on TS^2) against Eigen's matrix\n"
+                   "functions: median seconds per call of each over alternating rounds, flops, largest differences;\n"
+                   "one line of key=value pairs per kernel.",
+                   {{"rounds", bench::Kind::Int, "5", "rounds alternating suite and Eigen (>= 1; medians over them)"},
+                    {"min_time", bench::Kind::Real, "0.2",
+                     "seconds of timing per kernel and implementation, over all rounds (> 0)"},
+                    {"samples", bench::Kind::Int, "4096",
+                     "random inputs (>= 4; a quarter as many near 0 and near pi)"}});
+  if (const int rc = args.parse(argc, argv, true); rc >= 0) {
+    MPI_Finalize();
+    return rc;
   }
-  int rounds = 0;
-  double min_time = 0;
-  std::size_t samples = 0;
-  try {
-    rounds = std::stoi(opt["rounds"]);
-    min_time = std::stod(opt["min_time"]);
-    samples = std::stoul(opt["samples"]);
-  } catch (const std::exception&) {
-    rounds = 0;
-  }
+  const int rounds = static_cast<int>(std::min(args.integer("rounds"), 1000000L));
+  const double min_time = args.real("min_time");
+  const std::size_t samples = static_cast<std::size_t>(args.integer("samples"));
   if (rounds < 1 || samples < 4 || !(min_time > 0)) {
-    std::fprintf(stderr, "bench_groups: --rounds=%s --samples=%s --min_time=%s; give rounds >= 1, samples >= 4, min_time > 0\n",
-                 opt["rounds"].c_str(), opt["samples"].c_str(), opt["min_time"].c_str());
+    args.refuse("--rounds=" + args.text("rounds") + " --samples=" + args.text("samples") + " --min_time=" +
+                    args.text("min_time") + ": give rounds >= 1, samples >= 4, min_time > 0",
+                true);
     MPI_Finalize();
     return 2;
   }
@@ -289,17 +284,18 @@ int main(int argc, char** argv) {
   auto report = [&](const Kernel& k, auto&& fs, auto&& fe) {
     auto time_one = [&](auto&& f, double& sink) {
       long calls = 0;
-      const double t0 = now();
+      const double t0 = bench::now();
       double el = 0;
       while (el < min_time / rounds) {
         for (std::size_t i = 0; i < samples; ++i) sink += f(i);
         calls += static_cast<long>(samples);
-        el = now() - t0;
+        el = bench::now() - t0;
       }
       return el / static_cast<double>(calls);
     };
     std::vector<double> s, e;
     double sink = 0;
+    for (std::size_t i = 0; i < samples; ++i) sink += fs(i) + fe(i);  // untimed warm-up pass
     for (int r = 0; r < rounds; ++r) {  // alternating suite and Eigen
       s.push_back(time_one(fs, sink));
       e.push_back(time_one(fe, sink));

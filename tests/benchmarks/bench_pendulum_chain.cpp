@@ -6,19 +6,34 @@
 // the end, the model's rhs/comm timers, the peak resident memory of every rank
 // (getrusage ru_maxrss), and per link: ns_per_link_step (wall), ns_per_link_step_core (times
 // ranks x threads) and peak_bytes_per_link (peak RSS of all ranks over N).
-//   mpirun -n 2 build/tests/bench_pendulum_chain --N=1000000 --steps=10 [--dt=1e-4]
+//   mpirun -n 2 build/tests/bench_pendulum_chain --N=1000000 --steps=10 [--dt=auto]
 //       [--method=rkmk4] [--initial=paper|random] [--length=1 | --total_length=L] [--blocks=0]
+//       [--warmup=1] [--max_energy_error=1e-3]   (--help lists the options)
+// What is timed: `steps` (>= 3) steps after `warmup` untimed ones (the stepper's stage arrays
+// allocated and first touched, caches warm); the energy error is taken from the initial state
+// to the end of the timed steps. Where it is not finite or above --max_energy_error the time
+// fields say "failed", status=failed, and the exit status is 3 (one line on stderr).
+// --dt=auto takes a step inside the explicit methods' stable range, measured with this program
+// (results/performance/notes.md, chain section): for the paper's state (straight chain, every
+// w_i = e2, rotating rigidly) the stable step of RKMK4/RK4/CF4 is h_max = 2.0/N for L = 1
+// (N = 300 ... 10^5), the RK4 bound 2 sqrt(2) on the imaginary axis over the chain's highest
+// transverse frequency omega = 2 sqrt(tau_1/(m L)), tau_1 = m (L N^2/2 + g N sin(pi/4)) the
+// pivot's tension; auto takes half of sqrt(2)/sqrt(N^2/2 + g N sin(pi/4)/L), at most 1e-3.
+// For the random state the limit does not shrink with N (h_max = 0.02-0.035 within 40 steps,
+// N = 10^2 ... 10^5): auto takes 1e-3. Other states need an explicit --dt.
 #include <mpi.h>
 #include <omp.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <map>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
+#include "bench_steady.hpp"
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
 #include "models/nfold_pendulum.hpp"
@@ -41,85 +56,137 @@ int main(int argc, char** argv) {
   int status = 0;
   {
     par::Context ctx(MPI_COMM_WORLD);
-    std::map<std::string, std::string> opt = {{"N", "1000000"}, {"steps", "10"}, {"dt", "1e-4"},
-                                              {"method", "rkmk4"}, {"initial", "paper"}, {"length", "1"},
-                                              {"total_length", ""}, {"blocks", "0"}};
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      const auto eq = a.find('=');
-      if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2))) {
-        if (ctx.is_root()) std::fprintf(stderr, "unknown argument '%s'\n", a.c_str());
-        MPI_Finalize();
-        return 2;
-      }
-      opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
+    bench::Args args(
+        "bench_pendulum_chain",
+        "Fixed steps of a Lie group method on the N-fold pendulum over all ranks (OMP_NUM_THREADS threads each):\n"
+        "time per step and per link, energy and manifold errors, peak memory; one line of key=value pairs.\n"
+        "Exit status 3 (time fields 'failed') where the energy error at the end is not finite or too large.",
+        {{"N", bench::Kind::Int, "1000000", "links"},
+         {"steps", bench::Kind::Int, "10", "timed steps (>= 3)"},
+         {"warmup", bench::Kind::Int, "1", "untimed steps before the timed ones"},
+         {"dt", bench::Kind::Text, "auto",
+          "step; auto: half the measured stable step for initial = paper (about 1/N), 1e-3 for random"},
+         {"method", bench::Kind::Text, "rkmk4", "method (liebench list methods)"},
+         {"initial", bench::Kind::Text, "paper", "initial state: paper, random, authors (nfold_pendulum.initial)"},
+         {"length", bench::Kind::Real, "1", "length of every link"},
+         {"total_length", bench::Kind::Text, "",
+          "length of the whole chain (links of total_length/N; replaces --length)"},
+         {"blocks", bench::Kind::Int, "0", "virtual blocks (0: the model's default)"},
+         {"max_energy_error", bench::Kind::Real, "1e-3",
+          "largest relative energy error at the end of the timed steps for which a time is reported"}});
+    if (const int rc = args.parse(argc, argv, ctx.is_root()); rc >= 0) {
+      MPI_Finalize();
+      return rc;
     }
-    try {
-      std::vector<std::pair<std::string, std::string>> kv = {{"model", "nfold_pendulum"},
-                                                             {"nfold_pendulum.N", opt["N"]},
-                                                             {"nfold_pendulum.initial", opt["initial"]},
-                                                             {"nfold_pendulum.blocks", opt["blocks"]}};
-      if (!opt["total_length"].empty())
-        kv.emplace_back("nfold_pendulum.total_length", opt["total_length"]);
-      else
-        kv.emplace_back("nfold_pendulum.length", opt["length"]);
-      const Config cfg = Config::from_pairs(kv);
-      auto model = make_model(cfg, ctx);
-      auto stepper = make_stepper(opt["method"], cfg, *model);
-      stepper->bind(*model, ctx);
-      std::vector<double> y(model->space().state_size());
-      model->initial_state(y.data());
-      Observables start, end;
-      model->observables(0.0, y.data(), start);
-      const double rss_setup = max_rss_mb();
+    const double N = static_cast<double>(args.integer("N"));
+    const long steps = args.integer("steps"), warmup = args.integer("warmup");
+    const std::string initial = args.text("initial"), dt_text = args.text("dt");
+    double L = args.real("length");
+    std::string bad;
+    if (!args.text("total_length").empty()) {
+      char* end = nullptr;
+      L = std::strtod(args.text("total_length").c_str(), &end) / N;
+      if (*end != '\0' || !(L > 0) || !std::isfinite(L))
+        bad = "--total_length=" + args.text("total_length") + ": give a positive length";
+    }
+    double dt = std::strtod(dt_text.c_str(), nullptr);
+    if (dt_text == "auto") {
+      if (initial == "paper")  // half of h_max (header comment)
+        dt = std::min(1e-3, 0.5 * std::sqrt(2.0) / std::sqrt(0.5 * N * N + 9.81 * N * std::sin(M_PI / 4) / L));
+      else if (initial == "random")
+        dt = 1e-3;
+    }
+    if (bad.empty() && steps < bench::kMinTimed) bad = "--steps=" + args.text("steps") + ": time at least 3 steps";
+    if (bad.empty() && (!(dt > 0) || !std::isfinite(dt)))
+      bad = "--dt=" + dt_text + (dt_text == "auto" ? ": auto knows initial = paper and random only; give a step"
+                                                   : ": give a positive step or auto");
+    if (!bad.empty()) {
+      status = args.refuse(bad, ctx.is_root());
+    } else {
+      try {
+        std::vector<std::pair<std::string, std::string>> kv = {{"model", "nfold_pendulum"},
+                                                               {"nfold_pendulum.N", args.text("N")},
+                                                               {"nfold_pendulum.initial", initial},
+                                                               {"nfold_pendulum.blocks", args.text("blocks")}};
+        if (!args.text("total_length").empty())
+          kv.emplace_back("nfold_pendulum.total_length", args.text("total_length"));
+        else
+          kv.emplace_back("nfold_pendulum.length", args.text("length"));
+        const Config cfg = Config::from_pairs(kv);
+        auto model = make_model(cfg, ctx);
+        auto stepper = make_stepper(args.text("method"), cfg, *model);
+        stepper->bind(*model, ctx);
+        std::vector<double> y(model->space().state_size());
+        model->initial_state(y.data());
+        Observables start, end;
+        model->observables(0.0, y.data(), start);
+        const double rss_setup = max_rss_mb();
 
-      FixedStepOptions fo;
-      fo.h = parse_double("dt", opt["dt"]);
-      fo.steps = static_cast<std::uint64_t>(parse_int("steps", opt["steps"]));
-      ctx.timers().clear();
-      ctx.barrier();
-      const double t0 = MPI_Wtime();
-      integrate_fixed(*stepper, y.data(), fo, nullptr);
-      ctx.barrier();
-      const double seconds = ctx.max(MPI_Wtime() - t0);
-      const double rhs_s = ctx.max(ctx.timers().get("rhs")), comm_s = ctx.max(ctx.timers().get("comm"));
-      model->observables(fo.h * static_cast<double>(fo.steps), y.data(), end);
-
-      const double rss = max_rss_mb();
-      std::vector<double> rss_all(static_cast<std::size_t>(ctx.size())), rss_setup_all(rss_all.size());
-      MPI_Gather(&rss, 1, MPI_DOUBLE, rss_all.data(), 1, MPI_DOUBLE, 0, ctx.comm());
-      MPI_Gather(&rss_setup, 1, MPI_DOUBLE, rss_setup_all.data(), 1, MPI_DOUBLE, 0, ctx.comm());
-      if (ctx.is_root()) {
+        FixedStepOptions fo;
+        fo.h = dt;
+        fo.steps = static_cast<std::uint64_t>(warmup);
+        if (warmup > 0) integrate_fixed(*stepper, y.data(), fo, nullptr);  // untimed
+        fo.t0 = dt * static_cast<double>(warmup);
+        fo.steps = static_cast<std::uint64_t>(steps);
+        ctx.timers().clear();
+        ctx.barrier();
+        const double t0 = MPI_Wtime();
+        integrate_fixed(*stepper, y.data(), fo, nullptr);
+        ctx.barrier();
+        const double seconds = ctx.max(MPI_Wtime() - t0);
+        const double rhs_s = ctx.max(ctx.timers().get("rhs")), comm_s = ctx.max(ctx.timers().get("comm"));
+        model->observables(fo.t0 + fo.h * static_cast<double>(fo.steps), y.data(), end);
         const double E0 = start.get("total_energy"), E1 = end.get("total_energy");
-        const double steps = static_cast<double>(fo.steps);
-        std::printf("ranks=%d threads=%d N=%s method=%s initial=%s dt=%s steps=%s seconds=%.6g s_per_step=%.6g "
-                    "s_per_100_steps=%.6g rhs_seconds=%.6g comm_seconds=%.6g energy0=%.17g rel_energy_error=%.3e "
-                    "lz0=%.17g lz_change=%.3e rel_lz_change=%.3e unit_norm_error=%.3e tangency_error=%.3e state_mb_total=%.1f",
-                    ctx.size(), omp_get_max_threads(), opt["N"].c_str(), opt["method"].c_str(), opt["initial"].c_str(),
-                    opt["dt"].c_str(), opt["steps"].c_str(), seconds, seconds / steps, 100.0 * seconds / steps, rhs_s,
-                    comm_s, E0, std::fabs(E1 - E0) / std::fabs(E0), start.get("angular_momentum_z"),
-                    std::fabs(end.get("angular_momentum_z") - start.get("angular_momentum_z")),
-                    std::fabs(end.get("angular_momentum_z") - start.get("angular_momentum_z")) /
-                        std::fabs(start.get("angular_momentum_z")),
-                    end.get("unit_norm_error"), end.get("tangency_error"),
-                    48.0 * static_cast<double>(model->global_components()) / 1048576.0);
-        for (int r = 0; r < ctx.size(); ++r)
-          std::printf(" maxrss_mb_rank%d=%.1f", r, rss_all[static_cast<std::size_t>(r)]);
-        for (int r = 0; r < ctx.size(); ++r)
-          std::printf(" setup_rss_mb_rank%d=%.1f", r, rss_setup_all[static_cast<std::size_t>(r)]);
-        // Per link: wall time of a step, the same times the cores used (ranks x threads), and
-        // the peak resident memory of all ranks together (process overhead included).
-        const double links = static_cast<double>(model->global_components());
-        double rss_sum = 0.0;
-        for (double r : rss_all) rss_sum += r;
-        const double ns_link = 1e9 * seconds / steps / links;
-        std::printf(" ns_per_link_step=%.6g ns_per_link_step_core=%.6g peak_bytes_per_link=%.6g", ns_link,
-                    ns_link * ctx.size() * omp_get_max_threads(), rss_sum * 1048576.0 / links);
-        std::printf("\n");
+        const double err = bench::energy_error(E0, E1), max_error = args.real("max_energy_error");
+        const bool ok = bench::energy_ok(err, max_error);
+        if (!ok) status = 3;
+
+        const double rss = max_rss_mb();
+        std::vector<double> rss_all(static_cast<std::size_t>(ctx.size())), rss_setup_all(rss_all.size());
+        MPI_Gather(&rss, 1, MPI_DOUBLE, rss_all.data(), 1, MPI_DOUBLE, 0, ctx.comm());
+        MPI_Gather(&rss_setup, 1, MPI_DOUBLE, rss_setup_all.data(), 1, MPI_DOUBLE, 0, ctx.comm());
+        if (ctx.is_root()) {
+          auto time = [ok](double x) {  // a time only for a run that stayed finite and on its energy
+            char b[32];
+            std::snprintf(b, sizeof b, "%.6g", x);
+            return ok ? std::string(b) : std::string("failed");
+          };
+          const double nsteps = static_cast<double>(steps);
+          const double lz0 = start.get("angular_momentum_z"), dlz = std::fabs(end.get("angular_momentum_z") - lz0);
+          std::printf("ranks=%d threads=%d N=%s method=%s initial=%s dt=%.6g dt_rule=%s warmup_steps=%ld steps=%ld "
+                      "status=%s seconds=%s s_per_step=%s s_per_100_steps=%s rhs_seconds=%s comm_seconds=%s "
+                      "energy0=%.17g rel_energy_error=%.3e max_energy_error=%g lz0=%.17g lz_change=%.3e "
+                      "rel_lz_change=%.3e unit_norm_error=%.3e tangency_error=%.3e state_mb_total=%.1f",
+                      ctx.size(), omp_get_max_threads(), args.text("N").c_str(), args.text("method").c_str(),
+                      initial.c_str(), dt, dt_text == "auto" ? "auto" : "given", warmup, steps, ok ? "ok" : "failed",
+                      time(seconds).c_str(), time(seconds / nsteps).c_str(), time(100.0 * seconds / nsteps).c_str(),
+                      time(rhs_s).c_str(), time(comm_s).c_str(), E0, err, max_error, lz0, dlz, dlz / std::fabs(lz0),
+                      end.get("unit_norm_error"), end.get("tangency_error"),
+                      48.0 * static_cast<double>(model->global_components()) / 1048576.0);
+          for (int r = 0; r < ctx.size(); ++r)
+            std::printf(" maxrss_mb_rank%d=%.1f", r, rss_all[static_cast<std::size_t>(r)]);
+          for (int r = 0; r < ctx.size(); ++r)
+            std::printf(" setup_rss_mb_rank%d=%.1f", r, rss_setup_all[static_cast<std::size_t>(r)]);
+          // Per link: wall time of a step, the same times the cores used (ranks x threads), and
+          // the peak resident memory of all ranks together (process overhead included).
+          const double links = static_cast<double>(model->global_components());
+          double rss_sum = 0.0;
+          for (double r : rss_all) rss_sum += r;
+          const double ns_link = 1e9 * seconds / nsteps / links;
+          std::printf(" ns_per_link_step=%s ns_per_link_step_core=%s peak_bytes_per_link=%.6g\n", time(ns_link).c_str(),
+                      time(ns_link * ctx.size() * omp_get_max_threads()).c_str(), rss_sum * 1048576.0 / links);
+          std::fflush(stdout);
+          if (!ok)
+            std::fprintf(stderr,
+                         "bench_pendulum_chain: relative energy error %.3e after %ld + %ld steps of dt = %g exceeds "
+                         "--max_energy_error=%g: no time reported; take a step in the stable range (--dt=auto, "
+                         "about 1/N for initial = paper)\n",
+                         err, warmup, steps, dt, max_error);
+        }
+      } catch (const std::exception& e) {
+        if (ctx.is_root()) std::fprintf(stderr, "bench_pendulum_chain: %s\n", e.what());
+        status = 2;
       }
-    } catch (const std::exception& e) {
-      if (ctx.is_root()) std::fprintf(stderr, "bench_pendulum_chain: %s\n", e.what());
-      status = 2;
     }
   }
   MPI_Finalize();
