@@ -758,6 +758,73 @@ def fig_L2(files):
                  "a point missing: mean exactly 0"]
 
 
+def pair_correlation(q, L, r_max, dr):
+    """g(r) of the positions q [N][3] in a periodic cube of side L (minimum image), r < r_max."""
+    n = len(q)
+    edges = np.arange(0.0, r_max + dr / 2, dr)
+    counts = np.zeros(len(edges) - 1)
+    w = np.mod(q, L)
+    for i in range(n - 1):  # each pair once
+        d = w[i + 1:] - w[i]
+        d -= L * np.rint(d / L)
+        counts += np.histogram(np.sqrt((d * d).sum(axis=1)), bins=edges)[0]
+    shell = 4.0 / 3.0 * np.pi * (edges[1:] ** 3 - edges[:-1] ** 3)
+    ideal = 0.5 * n * (n - 1) / L ** 3 * shell
+    return 0.5 * (edges[1:] + edges[:-1]), counts / ideal
+
+
+def fig_K_bounded_domain(files):
+    (f,) = files
+    tab, runs = runs_of(f)
+    L = float(str(param(f, "dipolar.box")).split(",")[0])
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7.2))
+    (a, b), (c, d) = axes
+    words = []
+    for k, r in enumerate(runs):
+        i = list(tab["run_id"]).index(r)
+        word = method_word(tab["method"][i])
+        words.append(word)
+        t, K = series(f, r, "kinetic_energy")
+        _, V = series(f, r, "potential_energy")
+        _, H = series(f, r, "total_energy")
+        ls = "-" if k == 0 else "--"
+        a.plot(t, K, ls, color=COLORS[0], lw=1, label=f"kinetic, {word}")
+        a.plot(t, V, ls, color=COLORS[1], lw=1, label=f"potential, {word}")
+        a.plot(t, H, ls, color=COLORS[2], lw=1, label=f"total, {word}")
+        b.plot(t, (H - H[0]) / abs(H[0]), ls, color=COLORS[k], lw=1, label=word)
+        _, P1 = series(f, r, "polarization")
+        _, S = series(f, r, "nematic_order")
+        c.plot(t, P1, ls, color=COLORS[3], lw=1, label=f"polarization, {word}")
+        c.plot(t, S, ls, color=COLORS[4], lw=1, label=f"nematic order, {word}")
+    r0 = runs[0]
+    ts, q = trajectory(f, r0, "position")
+    picks = sorted(set([1, len(ts) // 5, len(ts) // 2, len(ts) - 1]))  # (frame 0: the lattice's delta peaks)
+    for j, fr in enumerate(picks):
+        rr, g = pair_correlation(q[fr], L, 0.5 * L, 0.05)
+        d.plot(rr, g, color=COLORS[j % len(COLORS)], lw=1.0, label=f"t = {ts[fr]:g}")
+    a.set_ylabel("energy")
+    b.set_ylabel("relative energy error (H - H(0)) / |H(0)|")
+    c.set_ylabel("order parameter")
+    c.set_ylim(0, max(0.1, c.get_ylim()[1]))
+    d.set_ylabel("pair correlation g(r)")
+    d.set_xlabel("r / sigma")
+    for ax in (a, b, c):
+        ax.set_xlabel("time t")
+    lo, hi = a.get_ylim()
+    a.set_ylim(lo, hi + 0.6 * (hi - lo))  # room for the legend above the curves
+    for ax in (a, b, c, d):
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, ncol=2 if ax is a else 1, loc="upper left" if ax in (a, b) else "upper right")
+    d.set_ylim(0, 3)
+    d.axhline(1.0, color="0.5", lw=0.6)
+    nbodies = q.shape[1]
+    return fig, [f"{nbodies} dipolar soft spheres in a periodic cube L = {L:.4g} (density {nbodies / L ** 3:.2g}), "
+                 f"lattice start, rc = {param(f, 'dipolar.cutoff')}, h = {tab['h'][0]:g}; solid: {words[0]}"
+                 + (f", dashed: {words[1]}" if len(words) > 1 else ""),
+                 f"g(r) of {words[0]} at saved frames; the truncated dipole energy jumps "
+                 "when pairs cross rc, and H grows with t for both methods (docs/models.md)"]
+
+
 # --- the list ----------------------------------------------------------------------------------
 
 # (figure, source figure, what it shows, experiment files, function)
@@ -818,6 +885,9 @@ FIGURES = [
      fig_L_time("N m", "magnets")),
     ("L_fig6", "[L] Fig 6", "molecular dynamics of 642 molecules on the sphere: paths from t = 0 and the total energy",
      ["L_ex6_sphere_md"], fig_L6),
+    ("K_conclusion_bounded_domain", "[K] 4 (conclusion)", "dipolar soft spheres in a periodic box from a lattice: "
+     "energies, energy error, orientational order and pair correlation, towards equilibrium",
+     ["K_conclusion_bounded_domain"], fig_K_bounded_domain),
     ("K_fig3_1", "[K] Fig 3.1", "ten orbits of the free rigid body on the momentum sphere",
      ["K_fig3_1_rigid_body_orbits"], fig_K_orbits),
     ("K_fig3_2", "[K] Fig 3.2", "RKMK4 order plot, free rigid body", ["K_fig3_2_rigid_body_convergence"],
