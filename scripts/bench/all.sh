@@ -172,6 +172,21 @@ if ! grep -q '^tag=pairs_lammps' "$RAW"; then  # the suite's own figure, LAMMPS'
   done
 fi
 
+# ---- target 1b: the cutoff path in a periodic box against LAMMPS on its own ground (issue 28)
+# dipolar_box_vs_lammps.sh [BUILD_DIR] [REPEATS] [n] [STEPS] prints '#' lines, then per rank count:
+#   ranks=<P> N=<n^3> suite_step_s=<s> lammps_step_s=<s> ratio=<lammps/suite> lammps_pair_s=<s>
+if command -v lmp >/dev/null 2>&1; then
+  if bash "$ROOT/scripts/bench/dipolar_box_vs_lammps.sh" "$BUILD" "$REPEAT" $((QUICK ? 16 : 32)) $((QUICK ? 5 : 20)) \
+      > "$TMP/box.txt" 2> "$TMP/box.err"; then
+    grep '^ranks=' "$TMP/box.txt" | sed 's/^/tag=box_lammps rep=1 /' >> "$RAW" || true
+  else
+    echo "all.sh: dipolar_box_vs_lammps.sh failed:" >&2; cat "$TMP/box.err" >&2
+    echo "status box_lammps=failed" >> "$RAW"
+  fi
+else
+  echo "status box_lammps=skipped_no_lmp" >> "$RAW"
+fi
+
 # ---- target 4: the thesis workload ([K] 3.2.2), suite on 1 and 2 ranks, LAMMPS on the same state
 THESIS="$ROOT/scripts/bench/thesis_workload.sh"
 for ((r = 1; r <= REPEAT; ++r)); do

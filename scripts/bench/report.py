@@ -124,6 +124,20 @@ for N in sorted({int(r["N"]) for r in samples.get("pairs_lammps", [])} |
         extra=(f"{gf:.3g} GF/s by counted flops (scripts/bench/dipolar_vs_lammps.sh)" if gf is not None else "") +
               ("" if peer is not None else "suite figure from bench_dipolar_run"))
 
+# ---- 1b. the cutoff path in a periodic box against LAMMPS (dipolar_box_vs_lammps.sh)
+for P in sorted({int(r["ranks"]) for r in samples.get("box_lammps", [])}):
+    rows_p = [r for r in samples["box_lammps"] if int(r["ranks"]) == P]
+    N = int(rows_p[0]["N"])
+    suite = med("box_lammps", "suite_step_s", ranks=P)
+    peer = med("box_lammps", "lammps_step_s", ranks=P)
+    r = ratio(peer, suite)
+    add(f"box_N{N}_np{P}", f"1b. cutoff rc = 2.5 in a periodic box, N = {N}, {P} rank(s): time per step",
+        fmt(suite, "s"), f"{fmt(peer, 's')} (LAMMPS lj/cut/dipole/cut, neighbor 0.3 bin, newton on)" if peer else "-",
+        fmt(r), ">= 3x LAMMPS per pair interaction", None if r is None else r >= 3,
+        missing="" if peer else "no LAMMPS figure",
+        extra="both complete the same pairs within rc per step (the suite evaluates each twice, LAMMPS once); "
+              "ratio = LAMMPS / suite time per step (scripts/bench/dipolar_box_vs_lammps.sh)")
+
 # ---- 2. small systems
 for N in (2, 20):
     rk = med(f"small_rkmk4_N{N}", "s_per_step")
