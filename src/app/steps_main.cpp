@@ -7,6 +7,12 @@
 //   mpirun -n 2 build/liebench_steps --model=chain --N=1000000 --steps=10 [--dt=1e-4] [--method=rkmk4]
 //   smpirun -np 64 -platform P.xml build-smpi/liebench_steps --model=particles --N=4000 --steps=2
 //   liebench_steps --model=particles --N=100 --method=rkmk54 --tol=1e-6 --t_final=0.1   (adaptive)
+//   smpirun -np 1024 ... liebench_steps --model=box --lattice=128 --method=dlm --steps=2
+// --model=box (issue 28): dipolar LJ spheres on a lattice^3 simple cubic lattice at density 0.8
+// in a periodic cube, rc = 2.5, skin 0.3 (experiments/scaling/dipolar_box_N1M.cfg's physics),
+// on the cutoff path's spatial decomposition; the line adds its traffic (max and mean over
+// ranks, parallel/spatial_domains.hpp: DomainTraffic): domain_bytes_held, domain_bytes_eval
+// and domain_messages_eval (sent per evaluation, the last one), domain_rebuilds.
 // --h0 (adaptive): the first trial step (key h0; 0, the default: h0_fraction t_final).
 // --observables=no: no energy at the start and the end (energy0=na energy=na), so no field
 // evaluation outside the stepping loop; for simulated runs whose pair work is modelled
@@ -60,6 +66,7 @@
 #include "models/state_rows.hpp"
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
+#include "models/dipolar.hpp"
 #include "models/model.hpp"
 #include "parallel/context.hpp"
 
@@ -108,14 +115,14 @@ int main(int argc, char** argv) {
                                               {"dt", ""},         {"method", "rkmk4"}, {"tol", ""},
                                               {"t_final", ""},    {"blocks", "0"},
                                               {"initial", ""},    {"h0", "0"},
-                                              {"observables", "yes"}};
+                                              {"observables", "yes"}, {"lattice", "32"}};
     try {
       for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto eq = a.find('=');
         if (a.rfind("--", 0) != 0 || eq == std::string::npos || !opt.count(a.substr(2, eq - 2)))
           throw UsageError("unknown argument " + quote(a) + "; expected --KEY=VALUE with KEY one of model, N, steps, dt, "
-                           "method, tol, t_final, h0, blocks, initial, observables");
+                           "method, tol, t_final, h0, blocks, initial, observables, lattice");
         opt[a.substr(2, eq - 2)] = a.substr(eq + 1);
       }
       const bool chain = opt["model"] == "chain";
@@ -124,13 +131,25 @@ int main(int argc, char** argv) {
       // no: energy0 = energy = na, and no field evaluations outside the stepping loop (a simulated
       // run whose pair work is modelled has no meaningful energy: LIEBENCH_SMPI_MODEL_PAIRS)
       const bool with_observables = opt["observables"] == "yes";
-      if (!chain && opt["model"] != "particles")
-        throw UsageError("argument --model has value " + quote(opt["model"]) + "; expected chain or particles");
-      // Step sizes: the chain as bench_pendulum_chain (1e-4), the particles as [K]'s runs (0.01).
-      if (opt["dt"].empty()) opt["dt"] = chain ? "1e-4" : "0.01";
+      const bool box = opt["model"] == "box";
+      if (!chain && !box && opt["model"] != "particles")
+        throw UsageError("argument --model has value " + quote(opt["model"]) + "; expected chain, particles or box");
+      // Step sizes: the chain as bench_pendulum_chain (1e-4), the particles as [K]'s runs (0.01),
+      // the box as its scaling deck (0.002).
+      if (opt["dt"].empty()) opt["dt"] = chain ? "1e-4" : box ? "0.002" : "0.01";
+      const long side = parse_int("lattice", opt["lattice"]);
+      if (box && side < 5) throw UsageError("argument --lattice has value " + opt["lattice"] + "; expected an integer >= 5");
+      if (box) opt["N"] = std::to_string(side * side * side);
       const long N = parse_int("N", opt["N"]);
       if (N < 2) throw UsageError("argument --N has value " + opt["N"] + "; expected an integer >= 2");
-      const Config cfg = chain ? Config::from_pairs({{"model", "nfold_pendulum"},
+      char box_length[32];
+      std::snprintf(box_length, sizeof box_length, "%.17g", static_cast<double>(side) / std::cbrt(0.8));
+      const std::string L = box_length, n = std::to_string(side);
+      const Config cfg = box ? Config::from_pairs({{"model", "dipolar"}, {"dipolar.initial", "lattice"},
+                                                   {"dipolar.lattice", n + "," + n + "," + n},
+                                                   {"dipolar.box", L + "," + L + "," + L}, {"dipolar.cutoff", "2.5"},
+                                                   {"dipolar.skin", "0.3"}, {"dipolar.lj_attraction", "true"}})
+                         : chain ? Config::from_pairs({{"model", "nfold_pendulum"},
                                                      {"nfold_pendulum.N", opt["N"]},
                                                      {"nfold_pendulum.initial", opt["initial"].empty() ? "paper" : opt["initial"]},
                                                      {"nfold_pendulum.blocks", opt["blocks"]},
@@ -199,16 +218,33 @@ int main(int argc, char** argv) {
       const std::uint64_t hash = state_hash(*model, ctx, y.data());
       // field evaluations of one rank (every rank evaluates the field at every stage)
       const std::uint64_t rhs = ctx.sum_u64(stepper->counters().rhs) / static_cast<std::uint64_t>(ctx.size());
+      std::string traffic;
+      if (const auto* d = dynamic_cast<const Dipolar*>(model.get()); d != nullptr && d->domains() != nullptr) {
+        const par::DomainTraffic& tr = d->domains()->traffic();
+        char text[256];
+        const double P = ctx.size();
+        std::snprintf(text, sizeof text,
+                      " domain_bytes_held_max=%.0f domain_bytes_held_mean=%.0f domain_bytes_eval_max=%.0f"
+                      " domain_bytes_eval_mean=%.0f domain_messages_eval_max=%.0f domain_messages_eval_mean=%.2f"
+                      " domain_rebuilds=%llu",
+                      ctx.max(static_cast<double>(tr.bytes_held)), ctx.sum(static_cast<double>(tr.bytes_held)) / P,
+                      ctx.max(static_cast<double>(tr.bytes_per_evaluation)),
+                      ctx.sum(static_cast<double>(tr.bytes_per_evaluation)) / P,
+                      ctx.max(static_cast<double>(tr.messages_per_evaluation)),
+                      ctx.sum(static_cast<double>(tr.messages_per_evaluation)) / P,
+                      static_cast<unsigned long long>(tr.rebuilds));
+        traffic = text;
+      }
       if (ctx.is_root())
         std::printf("build=%s ranks=%d threads=%d model=%s N=%ld method=%s dt=%s tol=%s steps=%" PRIu64
                     " rejected=%" PRIu64 " rhs=%" PRIu64
                     " seconds=%.9g s_per_step=%.9g comm_seconds=%s cpu_seconds=%s %s state_hash=%016" PRIx64
-                    "%s\n",
+                    "%s%s\n",
                     kBuild, ctx.size(), ctx.threads(), opt["model"].c_str(), N, opt["method"].c_str(), opt["dt"].c_str(),
                     opt["tol"].empty() ? "none" : opt["tol"].c_str(), accepted, rejected,
                     rhs,
                     seconds, seconds / static_cast<double>(accepted + rejected), comm_text, cpu_text, energy_text, hash,
-                    phases.c_str());
+                    phases.c_str(), traffic.c_str());
     } catch (const UsageError& e) {
       if (ctx.is_root()) std::fprintf(stderr, "liebench_steps: %s\n", e.what());
       status = 2;

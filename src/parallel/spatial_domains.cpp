@@ -30,7 +30,22 @@ std::uint64_t spread3(std::uint64_t v) {
   return v;
 }
 
+// The inverse of spread3: every third bit of v gathered into the 21 low bits.
+std::uint64_t compact3(std::uint64_t v) {
+  v &= 0x1249249249249249ULL;
+  v = (v ^ (v >> 2)) & 0x10c30c30c30c30c3ULL;
+  v = (v ^ (v >> 4)) & 0x100f00f00f00f00fULL;
+  v = (v ^ (v >> 8)) & 0x1f0000ff0000ffULL;
+  v = (v ^ (v >> 16)) & 0x1f00000000ffffULL;
+  v = (v ^ (v >> 32)) & 0x1fffff;
+  return v;
+}
+
 }  // namespace
+
+void morton_cell(std::uint64_t key, std::uint64_t& cx, std::uint64_t& cy, std::uint64_t& cz) {
+  cx = compact3(key), cy = compact3(key >> 1), cz = compact3(key >> 2);
+}
 
 std::uint64_t morton_key(std::uint64_t cx, std::uint64_t cy, std::uint64_t cz) {
   return spread3(cx) | spread3(cy) << 1 | spread3(cz) << 2;

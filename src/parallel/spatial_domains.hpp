@@ -56,6 +56,8 @@ namespace lie::par {
 /// y, z interleaved (x lowest). The curve along which the cells are split over the ranks; the
 /// dipolar lattice start numbers its sites along it.
 std::uint64_t morton_key(std::uint64_t cx, std::uint64_t cy, std::uint64_t cz);
+/// The inverse: the cell (cx, cy, cz) of a Morton key.
+void morton_cell(std::uint64_t key, std::uint64_t& cx, std::uint64_t& cy, std::uint64_t& cz);
 
 /// What one rank holds and sends (issue 28: memory and communication per rank).
 struct DomainTraffic {
