@@ -437,9 +437,9 @@ void SpatialDomains::distribute(const double* q, std::size_t stride, const doubl
       for (int a = 0; a < 3; ++a) *o++ = payload[3 * i + static_cast<std::size_t>(a)];
     }
   }
-  std::vector<std::size_t> in_values(src_.size());
-  for (std::size_t k = 0; k < src_.size(); ++k) in_values[k] = 6 * src_slots_[k].size();
-  exchange(out_, dest_, in_, src_, in_values, kTagPositions, false);
+  in_values_.resize(src_.size());
+  for (std::size_t k = 0; k < src_.size(); ++k) in_values_[k] = 6 * src_slots_[k].size();
+  exchange(out_, dest_, in_, src_, in_values_, kTagPositions, false);
   for (std::size_t k = 0; k < src_.size(); ++k) {
     const double* v = in_[k].data();
     for (const std::uint32_t s : src_slots_[k]) {
@@ -460,9 +460,9 @@ void SpatialDomains::collect(const double* home_sums, int width, double* owned_o
     double* o = out_[k].data();
     for (const std::uint32_t h : src_homes_[k]) o = std::copy(home_sums + w * h, home_sums + w * (h + 1), o);
   }
-  std::vector<std::size_t> in_values(dest_.size());
-  for (std::size_t k = 0; k < dest_.size(); ++k) in_values[k] = w * home_bodies_[k].size();
-  exchange(out_, src_, in_, dest_, in_values, kTagSums, false);
+  in_values_.resize(dest_.size());
+  for (std::size_t k = 0; k < dest_.size(); ++k) in_values_[k] = w * home_bodies_[k].size();
+  exchange(out_, src_, in_, dest_, in_values_, kTagSums, false);
   for (std::size_t k = 0; k < dest_.size(); ++k) {
     const double* v = in_[k].data();
     for (const std::uint32_t i : home_bodies_[k]) {

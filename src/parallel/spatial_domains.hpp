@@ -170,6 +170,7 @@ class SpatialDomains {
   std::vector<std::uint32_t> nbr_;
 
   std::vector<std::vector<double>> out_, in_;
+  std::vector<std::size_t> in_values_;  // values expected from each peer (per exchange; reused)
   std::vector<MPI_Request> requests_;
   DomainTraffic traffic_;
 };
