@@ -79,8 +79,8 @@ o2="$("${RUN[@]}" loopback 1 --model=chain --N=96 --blocks=8 --steps=6 --dt=1e-3
 [[ -n "$(key state_hash <<< "$o1")" && $(key state_hash <<< "$o1") != $(key state_hash <<< "$o2") ]] &&
   ok "one more step changes the hash" || bad "hash insensitive: $o1 / $o2"
 
-expect_status "bad model (smpi)" 2 "expected chain or particles" "${RUN[@]}" loopback 1 --model=rope
-expect_status "bad model (regular)" 2 "expected chain or particles" "$REG" --model=rope
+expect_status "bad model (smpi)" 2 "expected chain, particles or box" "${RUN[@]}" loopback 1 --model=rope
+expect_status "bad model (regular)" 2 "expected chain, particles or box" "$REG" --model=rope
 expect_status "bad rank count" 2 "expected 1..1024" "${RUN[@]}" ib 2000 --model=chain
 expect_status "bad platform" 2 "platform 'myrinet' unknown" "${RUN[@]}" myrinet 2 --model=chain
 finish
