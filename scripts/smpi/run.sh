@@ -24,7 +24,10 @@
 #    its slots by a bitwise OR: exact, so no algorithm can change the bits) also through the
 #    `ompi` selector. SMPI's default selection uses simple algorithms that are slow to
 #    simulate at hundreds of ranks (particles N = 4000 on 64 ranks: 77 s with the default
-#    reduce_scatter).
+#    reduce_scatter). MPI_Allgather and MPI_Alltoall (the cutoff path's splitter sample and
+#    list counts, at rebuilds only) also through `ompi`: SimGrid's default for both posts P
+#    requests per rank and waits on them together, whose host time grows as P^3 (the box on
+#    256 ranks: 600 s of host time for a run the `ompi` selection simulates in seconds).
 #  * no privatisation of globals (-no-privatize): the compute core keeps no per-rank state in
 #    globals (its registries are filled once at load time and only read), and privatisation by
 #    dlopen would copy the program once per rank.
@@ -70,7 +73,9 @@ else
 fi
 cfg=(--cfg=smpi/host-speed:"$speed"
      --cfg=smpi/allreduce:rdb
+     --cfg=smpi/allgather:ompi
      --cfg=smpi/allgatherv:ompi
+     --cfg=smpi/alltoall:ompi
      --cfg=smpi/bcast:binomial_tree
      --cfg=smpi/barrier:ompi
      --cfg=smpi/reduce_scatter:ompi

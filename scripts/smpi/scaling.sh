@@ -37,12 +37,16 @@
 #                            gathered positions and dipoles of all N bodies (6 N doubles: 0.77 GB
 #                            over 1024 ranks at N = 16000), which fits here without
 #                            SMPI_SHARED_MALLOC
+#   box_2e21         strong  the cutoff path (issue 28): 128^3 = 2097152 dipolar LJ spheres on a
+#                            lattice in a periodic cube at density 0.8, rc = 2.5, skin 0.3, the
+#                            spatial decomposition (parallel/spatial_domains.hpp), dlm
+#                            (h = 0.002), 2 steps, the real pair work
 # Weak-scaling lines carry different N per rank count, so their hashes differ by design.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${LIEBENCH_SMPI_RESULTS:-$ROOT/results/smpi}"
 die() { echo "smpi/scaling.sh: $*" >&2; exit 2; }
-all_cases=(chain_1e6 chain_1e7 particles_4000 particles_64000 chain_rkmk54 chain_weak particles_weak)
+all_cases=(chain_1e6 chain_1e7 particles_4000 particles_64000 chain_rkmk54 chain_weak particles_weak box_2e21)
 cases=("${all_cases[@]}"); ranks=(1 16 64 256 1024); platforms=(ib eth); dry=0; positional=()
 for a in "$@"; do
   case "$a" in
@@ -77,6 +81,7 @@ args_of() {
     particles_64000) echo "--model=particles --N=64000 --initial=random --dt=0.01 --steps=1 --observables=no" ;;
     chain_rkmk54) echo "--model=chain --N=1000000 --blocks=1024 --initial=random --method=rkmk54 --tol=1e-6 --h0=1e-3 --t_final=2e-3" ;;
     chain_weak) echo "--model=chain --N=$((10000 * p)) --blocks=$p --initial=random --dt=1e-3 --steps=2" ;;
+    box_2e21) echo "--model=box --lattice=128 --method=dlm --steps=2" ;;
     particles_weak)
       # N = 500 sqrt(P), rounded to the nearest integer
       echo "--model=particles --N=$(awk -v p="$p" 'BEGIN { printf "%d", 500 * sqrt(p) + 0.5 }') --initial=random --dt=1e-3 --steps=1" ;;
