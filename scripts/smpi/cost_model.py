@@ -276,6 +276,12 @@ def load_calibration(path):
         out["CHAIN_REDUCED_ROW_NS"] = float(vals.get("CHAIN_REDUCED_ROW_NS", CHAIN_REDUCED_ROW_NS))
     except ValueError:
         raise InputError(f"calibration file '{path}': CHAIN_REDUCED_ROW_NS is not a number") from None
+    for k in ("BOX_ENTRY_NS", "BOX_BODY_NS"):  # optional: the box's lines need them ((C11))
+        if k in vals:
+            try:
+                out[k] = float(vals[k])
+            except ValueError:
+                raise InputError(f"calibration file '{path}': {k} is not a number") from None
     return out
 
 
@@ -380,8 +386,36 @@ def predict(line, cal, scheme=None):
             terms["exchange"] = rhs_per_step * p2p_matrix(plat, plan.exchange_bytes())
         else:
             raise InputError(f"pair_scheme has value '{scheme}'; expected rows, tiles, tree or direct")
+    elif model == "box":
+        # (C11) the cutoff path's spatial decomposition (parallel/spatial_domains.hpp), dlm: per
+        # field evaluation the busiest rank's Verlet list entries at BOX_ENTRY_NS, the reduction
+        # of needs_rebuild (2 doubles), and two point-to-point phases (positions out, rows back)
+        # of the busiest rank's messages and bytes (the line's domain_messages_eval_max and
+        # domain_bytes_eval_max, both phases together); per step BOX_BODY_NS per owned body.
+        # A phase: lat_f(s) x route latency (per message, posted at once: the slowest) + bytes /
+        # (bw_f(s) x rate), s the mean message; beyond one node (P > 16) the rate is the node
+        # link shared by its 16 ranks (all bytes assumed to leave the node: an upper bound; the
+        # ghost layers of a node's Morton brick are partly its own ranks'), within one node the
+        # loopback.
+        for key in ("BOX_ENTRY_NS", "BOX_BODY_NS"):
+            if key not in cal:
+                raise InputError(f"no {key} in the calibration: run scripts/smpi/calibrate.sh --box-only")
+        entries = need("domain_entries_max", float)
+        msgs, nbytes = need("domain_messages_eval_max", float), need("domain_bytes_eval_max", float)
+        terms["compute"] = (rhs_per_step * cal["BOX_ENTRY_NS"] * 1e-9 * entries
+                            + cal["BOX_BODY_NS"] * 1e-9 * -(-N // P))
+        if P > 1 and msgs > 0:
+            mean = nbytes / msgs
+            if multi:
+                lat = factor(LAT_FACTOR, mean) * (2 * plat.lat + plat.bb_lat)
+                rate = factor(BW_FACTOR, mean) * min(plat.bw / CORES_PER_NODE, plat.bb_bw / P)
+            else:
+                lat = factor(LAT_FACTOR, mean) * plat.lo_lat
+                rate = factor(BW_FACTOR, mean) * plat.lo_bw
+            terms["exchange"] = rhs_per_step * (2 * lat + nbytes / rate)
+            terms["allreduce"] = rhs_per_step * allreduce_rdb(plat, P, 16)
     else:
-        raise InputError(f"model '{model}' has no cost model; expected chain or particles")
+        raise InputError(f"model '{model}' has no cost model; expected chain, particles or box")
     # (C9) an adaptive run: its error norm is two MPI_Allreduce per trial step (ExactSum words,
     # then the non-finite flag)
     if line.get("tol", "none") not in ("none", "na", ""):

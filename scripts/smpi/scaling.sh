@@ -41,12 +41,20 @@
 #                            lattice in a periodic cube at density 0.8, rc = 2.5, skin 0.3, the
 #                            spatial decomposition (parallel/spatial_domains.hpp), dlm
 #                            (h = 0.002), 2 steps, the real pair work
+#   box_2e21_replay  strong  the same box replayed from the lattice geometry (liebench_steps
+#                            --replay=yes, parallel/domain_replay.hpp): the decomposition's own
+#                            placement and messages, the pair and body work injected from the
+#                            calibration (BOX_ENTRY_NS, BOX_BODY_NS): beside box_2e21, the check
+#                            of the replay's simulated time where the real path fits here
+#   box_weak         weak    the replayed box at 2^17 bodies per rank: 64x64x32 on 1 rank ...
+#                            512^3 = 1.34 10^8 bodies on 1024 ranks (the real path would need
+#                            ~1 kB per body, 130 GB, in this one process)
 # Weak-scaling lines carry different N per rank count, so their hashes differ by design.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${LIEBENCH_SMPI_RESULTS:-$ROOT/results/smpi}"
 die() { echo "smpi/scaling.sh: $*" >&2; exit 2; }
-all_cases=(chain_1e6 chain_1e7 particles_4000 particles_64000 chain_rkmk54 chain_weak particles_weak box_2e21)
+all_cases=(chain_1e6 chain_1e7 particles_4000 particles_64000 chain_rkmk54 chain_weak particles_weak box_2e21 box_2e21_replay box_weak)
 cases=("${all_cases[@]}"); ranks=(1 16 64 256 1024); platforms=(ib eth); dry=0; positional=()
 for a in "$@"; do
   case "$a" in
@@ -70,6 +78,13 @@ for p in "${platforms[@]}"; do
   [[ "$p" == ib || "$p" == eth ]] || die "platform '$p' unknown; expected ib or eth"
 done
 
+# the replay's calibrated costs (calibrate.sh --box-only)
+box_costs() {
+  local f="$ROOT/scripts/smpi/calibration.env" e b
+  e="$(sed -n 's/^BOX_ENTRY_NS=//p' "$f" 2>/dev/null)"; b="$(sed -n 's/^BOX_BODY_NS=//p' "$f" 2>/dev/null)"
+  [[ -n "$e" && -n "$b" ]] || die "no BOX_ENTRY_NS / BOX_BODY_NS in $f: run scripts/smpi/calibrate.sh --box-only"
+  echo "--replay=yes --entry_ns=$e --body_ns=$b"
+}
 # kind and liebench_steps arguments of case $1 on $2 ranks
 kind_of() { case "$1" in *_weak) echo weak ;; *) echo strong ;; esac; }
 args_of() {
@@ -82,6 +97,17 @@ args_of() {
     chain_rkmk54) echo "--model=chain --N=1000000 --blocks=1024 --initial=random --method=rkmk54 --tol=1e-6 --h0=1e-3 --t_final=2e-3" ;;
     chain_weak) echo "--model=chain --N=$((10000 * p)) --blocks=$p --initial=random --dt=1e-3 --steps=2" ;;
     box_2e21) echo "--model=box --lattice=128 --method=dlm --steps=2" ;;
+    box_2e21_replay) echo "--model=box --lattice=128 --method=dlm --steps=2 $(box_costs)" ;;
+    box_weak)
+      # 2^17 bodies per rank on the lattices whose Morton keys fill 0 .. N - 1 (LatticeSites)
+      local lat
+      case "$p" in
+        1) lat=64,64,32 ;; 2) lat=64 ;; 4) lat=128,64,64 ;; 8) lat=128,128,64 ;; 16) lat=128 ;;
+        32) lat=256,128,128 ;; 64) lat=256,256,128 ;; 128) lat=256 ;; 256) lat=512,256,256 ;;
+        512) lat=512,512,256 ;; 1024) lat=512 ;;
+        *) die "box_weak runs on powers of two ranks (2^17 bodies each); got $p" ;;
+      esac
+      echo "--model=box --lattice=$lat --method=dlm --steps=2 $(box_costs)" ;;
     particles_weak)
       # N = 500 sqrt(P), rounded to the nearest integer
       echo "--model=particles --N=$(awk -v p="$p" 'BEGIN { printf "%d", 500 * sqrt(p) + 0.5 }') --initial=random --dt=1e-3 --steps=1" ;;

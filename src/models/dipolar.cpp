@@ -354,37 +354,44 @@ void Dipolar::make_random_state(bool planar) {
   }
 }
 
+LatticeSites::LatticeSites(const std::array<std::size_t, 3>& n, const std::array<double, 3>& length) : n_(n) {
+  // Morton ranks are keys when the keys of the sites fill 0 .. N - 1: powers of two with
+  // nz <= ny <= nx <= 2 nz (the cube 2^k, and 2^(k+1) x 2^k x 2^k, 2^(k+1) x 2^(k+1) x 2^k: the
+  // extra x and y bits are the key's top bits).
+  auto pow2 = [](std::size_t v) { return v > 0 && (v & (v - 1)) == 0; };
+  cube2_ = pow2(n[0]) && pow2(n[1]) && pow2(n[2]) && n[2] <= n[1] && n[1] <= n[0] && n[0] <= 2 * n[2];
+  for (int d = 0; d < 3; ++d) a_[d] = length[static_cast<std::size_t>(d)] / static_cast<double>(n[static_cast<std::size_t>(d)]);
+  if (cube2_) return;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> sites(n[0] * n[1] * n[2]);  // (key, site)
+  std::size_t k = 0;
+  for (std::size_t iz = 0; iz < n[2]; ++iz)
+    for (std::size_t iy = 0; iy < n[1]; ++iy)
+      for (std::size_t ix = 0; ix < n[0]; ++ix, ++k) sites[k] = {par::morton_key(ix, iy, iz), k};
+  std::sort(sites.begin(), sites.end());
+  site_.resize(sites.size());
+  for (std::size_t i = 0; i < sites.size(); ++i) site_[i] = sites[i].second;
+}
+
+void LatticeSites::position(std::size_t i, double* q) const {
+  std::uint64_t c[3];
+  if (cube2_) {
+    par::morton_cell(i, c[0], c[1], c[2]);
+  } else {
+    const std::uint64_t site = site_[i];
+    c[0] = site % n_[0], c[1] = site / n_[0] % n_[1], c[2] = site / (n_[0] * n_[1]);
+  }
+  for (int d = 0; d < 3; ++d) q[d] = (static_cast<double>(c[d]) + 0.5) * a_[d];
+}
+
 void Dipolar::make_lattice_state() {
   const std::array<std::size_t, 3>& n = p_.lattice;
   if (n[0] * n[1] * n[2] != p_.n || !(p_.box.length[0] > 0.0 && p_.box.length[1] > 0.0 && p_.box.length[2] > 0.0))
     throw UsageError("dipolar: initial = lattice needs N = nx ny nz sites and a box with three lengths");
-  // Body i sits at the site of Morton rank i. A cube of 2^k sites per side fills the keys
-  // 0 .. 8^k - 1: the site is the key's cell (O(1) per body, for 10^8 bodies on 1024 simulated
-  // ranks); else the sites are sorted by key (the same order on every rank).
-  const bool cube2 = n[0] == n[1] && n[1] == n[2] && (n[0] & (n[0] - 1)) == 0;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> sites;  // (key, ix + nx (iy + ny iz))
-  if (!cube2) {
-    sites.resize(p_.n);
-    std::size_t k = 0;
-    for (std::size_t iz = 0; iz < n[2]; ++iz)
-      for (std::size_t iy = 0; iy < n[1]; ++iy)
-        for (std::size_t ix = 0; ix < n[0]; ++ix, ++k) sites[k] = {par::morton_key(ix, iy, iz), k};
-    std::sort(sites.begin(), sites.end());
-  }
-  auto site_of = [&](std::size_t i) {
-    if (!cube2) return sites[i].second;
-    std::uint64_t cx, cy, cz;
-    par::morton_cell(i, cx, cy, cz);
-    return cx + n[0] * (cy + n[1] * cz);
-  };
-  const double a[3] = {p_.box.length[0] / static_cast<double>(n[0]), p_.box.length[1] / static_cast<double>(n[1]),
-                       p_.box.length[2] / static_cast<double>(n[2])};
+  const LatticeSites sites(n, p_.box.length);
   for (std::size_t li = 0; li < range_.size(); ++li) {
     const std::size_t i = range_.begin + li;
-    const std::uint64_t site = site_of(i);
-    const std::size_t c[3] = {site % n[0], site / n[0] % n[1], site / (n[0] * n[1])};
     double* y = &y0_[kStateDim * li];
-    for (int d = 0; d < 3; ++d) y[d] = (static_cast<double>(c[d]) + 0.5) * a[d];
+    sites.position(i, y);
     Normals<SplitMix64> rng{SplitMix64(p_.seed, i)};
     const double w = rng.normal(), x = rng.normal(), yq = rng.normal(), z = rng.normal();
     Eigen::Quaterniond qt(w, x, yq, z);

@@ -99,6 +99,23 @@ struct DipolarParams {
   void check_box() const;
 };
 
+/// The sites of the lattice start (initial = lattice): body i sits at the centre of the lattice
+/// cell of Morton rank i, ((c + 0.5) L / n per axis), in the box's unwrapped coordinates. A cube
+/// of 2^k sites per side (or 2^(k+1) x 2^k x 2^k, 2^(k+1) x 2^(k+1) x 2^k) fills the keys
+/// 0 .. N - 1: the site is the key's cell (O(1) per body, nothing stored: 10^8 bodies on 1024
+/// simulated ranks); else the sites are sorted by key once (the same order on every rank).
+class LatticeSites {
+ public:
+  LatticeSites(const std::array<std::size_t, 3>& n, const std::array<double, 3>& length);
+  void position(std::size_t i, double* q) const;
+
+ private:
+  std::array<std::size_t, 3> n_;
+  double a_[3];
+  bool cube2_;
+  std::vector<std::uint64_t> site_;  // by Morton rank: ix + nx (iy + ny iz) (not cube2)
+};
+
 class Dipolar final : public Model, public RigidBodySystem {
  public:
   static constexpr int kStateDim = 18;  // q(3) p(3) Q(9) m(3)

@@ -67,31 +67,24 @@ SpatialDomains::SpatialDomains(const Options& options, std::size_t n, Range owne
 // ---------------------------------------------------------------------------------------------
 // The grid: cells of side >= rc + skin; periodic axes [0, L), open axes the bodies' extent.
 
-void SpatialDomains::make_grids() {
-  const double side = opt_.cutoff + opt_.skin;
+void make_domain_grids(const SpatialDomains::Options& opt, double ext[6], Context& ctx, DomainGrid& list,
+                       DomainGrid& domain) {
+  const double side = opt.cutoff + opt.skin;
   // open axes: the extent of all bodies (max of hi and of -lo in one reduction)
-  double ext[6];
-  std::fill(ext, ext + 6, -std::numeric_limits<double>::infinity());
-  for (std::size_t i = 0; i < owned_.size(); ++i)
-    for (int a = 0; a < 3; ++a) {
-      const double w = wrapped_[3 * i + static_cast<std::size_t>(a)];
-      ext[a] = std::max(ext[a], -w);
-      ext[3 + a] = std::max(ext[3 + a], w);
-    }
-  if (ctx_.size() > 1) MPI_Allreduce(MPI_IN_PLACE, ext, 6, MPI_DOUBLE, MPI_MAX, ctx_.comm());
+  if (ctx.size() > 1) MPI_Allreduce(MPI_IN_PLACE, ext, 6, MPI_DOUBLE, MPI_MAX, ctx.comm());
   for (int a = 0; a < 3; ++a) {
     const std::size_t ax = static_cast<std::size_t>(a);
-    const bool periodic = opt_.box.periodic[ax];
+    const bool periodic = opt.box.periodic[ax];
     const double lo = periodic ? 0.0 : (std::isfinite(ext[a]) ? -ext[a] : 0.0);
-    const double extent = periodic ? opt_.box.length[ax] : std::max(0.0, ext[3 + a] - lo);
+    const double extent = periodic ? opt.box.length[ax] : std::max(0.0, ext[3 + a] - lo);
     // cells of side extent / nc >= rc + skin (the rounding of extent / nc checked), at most 2^21
     std::int64_t nc = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(extent / side)));
     nc = std::min(nc, kMaxCells);
     while (nc > 1 && extent / static_cast<double>(nc) < side) --nc;
     std::int64_t pow2 = 1;  // the domain cells: the largest power of two <= nc
     while (2 * pow2 <= nc) pow2 *= 2;
-    for (Grid* g : {&list_grid_, &domain_grid_}) {
-      const std::int64_t cells = g == &list_grid_ ? nc : pow2;
+    for (DomainGrid* g : {&list, &domain}) {
+      const std::int64_t cells = g == &list ? nc : pow2;
       g->periodic[a] = periodic;
       g->origin[a] = lo;
       g->cells[a] = cells;
@@ -101,12 +94,12 @@ void SpatialDomains::make_grids() {
   }
 }
 
-std::int64_t SpatialDomains::Grid::coord(int axis, double w) const {
+std::int64_t DomainGrid::coord(int axis, double w) const {
   const std::int64_t c = static_cast<std::int64_t>(std::floor((w - origin[axis]) * inv_side[axis]));
   return std::clamp<std::int64_t>(c, 0, cells[axis] - 1);  // open axes: beyond the extent, clamped
 }
 
-int SpatialDomains::Grid::neighbours(int axis, std::int64_t c, double w, std::int64_t* out, double* gap) const {
+int DomainGrid::neighbours(int axis, std::int64_t c, double w, std::int64_t* out, double* gap) const {
   const std::int64_t nc = cells[axis];
   const double in = w - (origin[axis] + static_cast<double>(c) * side[axis]);  // from the cell's lower face
   int m = 0;
@@ -130,37 +123,56 @@ int SpatialDomains::Grid::neighbours(int axis, std::int64_t c, double w, std::in
   return m;
 }
 
-std::uint64_t SpatialDomains::key_of(std::int64_t cx, std::int64_t cy, std::int64_t cz) const {
-  return morton_key(static_cast<std::uint64_t>(cx), static_cast<std::uint64_t>(cy), static_cast<std::uint64_t>(cz));
+std::uint64_t cell_key(const DomainGrid& g, const double* w) {
+  return morton_key(static_cast<std::uint64_t>(g.coord(0, w[0])), static_cast<std::uint64_t>(g.coord(1, w[1])),
+                    static_cast<std::uint64_t>(g.coord(2, w[2])));
 }
 
-int SpatialDomains::owner_of(std::uint64_t key) const {
-  return static_cast<int>(std::upper_bound(split_.begin(), split_.end(), key) - split_.begin());
+int domain_owner(const std::vector<std::uint64_t>& split, std::uint64_t key) {
+  return static_cast<int>(std::upper_bound(split.begin(), split.end(), key) - split.begin());
 }
 
 // Splitters from a regular sample of every rank's sorted keys (at most kSample per rank).
-void SpatialDomains::choose_splitters() {
-  const int P = ctx_.size();
-  split_.clear();
-  if (P == 1) return;
+std::vector<std::uint64_t> choose_splitters(std::vector<std::uint64_t> sorted, Context& ctx) {
+  const int P = ctx.size();
+  std::vector<std::uint64_t> split;
+  if (P == 1) return split;
   constexpr std::size_t kSample = 32;
-  std::vector<std::uint64_t> sorted = key_;
   std::sort(sorted.begin(), sorted.end());
   const std::size_t s = std::min(kSample, sorted.size());
   std::vector<std::uint64_t> mine(s);
   for (std::size_t k = 0; k < s; ++k) mine[k] = sorted[(2 * k + 1) * sorted.size() / (2 * s)];
   std::vector<int> counts(static_cast<std::size_t>(P)), displs(static_cast<std::size_t>(P));
   const int ms = static_cast<int>(s);
-  MPI_Allgather(&ms, 1, MPI_INT, counts.data(), 1, MPI_INT, ctx_.comm());
+  MPI_Allgather(&ms, 1, MPI_INT, counts.data(), 1, MPI_INT, ctx.comm());
   int total = 0;
   for (int r = 0; r < P; ++r) displs[static_cast<std::size_t>(r)] = total, total += counts[static_cast<std::size_t>(r)];
   std::vector<std::uint64_t> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(mine.data(), ms, MPI_UINT64_T, all.data(), counts.data(), displs.data(), MPI_UINT64_T, ctx_.comm());
+  MPI_Allgatherv(mine.data(), ms, MPI_UINT64_T, all.data(), counts.data(), displs.data(), MPI_UINT64_T, ctx.comm());
   std::sort(all.begin(), all.end());
-  split_.resize(static_cast<std::size_t>(P - 1));
+  split.resize(static_cast<std::size_t>(P - 1));
   for (int r = 1; r < P; ++r)
-    split_[static_cast<std::size_t>(r - 1)] =
+    split[static_cast<std::size_t>(r - 1)] =
         all.empty() ? 0 : all[static_cast<std::size_t>(r) * all.size() / static_cast<std::size_t>(P)];
+  return split;
+}
+
+void body_owners(const DomainGrid& g, const std::vector<std::uint64_t>& split, const double* w, double reach2,
+                 std::vector<int>& owners) {
+  std::int64_t xs[3], ys[3], zs[3];
+  double gx[3], gy[3], gz[3];
+  const int nx = g.neighbours(0, g.coord(0, w[0]), w[0], xs, gx), ny = g.neighbours(1, g.coord(1, w[1]), w[1], ys, gy),
+            nz = g.neighbours(2, g.coord(2, w[2]), w[2], zs, gz);
+  owners.assign(1, domain_owner(split, cell_key(g, w)));
+  if (split.empty()) return;
+  for (int c = 0; c < nz; ++c)
+    for (int b = 0; b < ny; ++b)
+      for (int a = 0; a < nx; ++a) {
+        if (!(gx[a] * gx[a] + gy[b] * gy[b] + gz[c] * gz[c] < reach2)) continue;
+        const int r = domain_owner(split, morton_key(static_cast<std::uint64_t>(xs[a]), static_cast<std::uint64_t>(ys[b]),
+                                                     static_cast<std::uint64_t>(zs[c])));
+        if (std::find(owners.begin(), owners.end(), r) == owners.end()) owners.push_back(r);
+      }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,15 +208,18 @@ bool SpatialDomains::needs_rebuild(const double* q, std::size_t stride) const {
 void SpatialDomains::rebuild(const double* q, std::size_t stride) {
   const int P = ctx_.size();
   const std::size_t nl = owned_.size();
-  make_grids();
-  const Grid& g = domain_grid_;
+  double ext[6];
+  std::fill(ext, ext + 6, -std::numeric_limits<double>::infinity());
+  for (std::size_t i = 0; i < nl; ++i)
+    for (int a = 0; a < 3; ++a) {
+      const double w = wrapped_[3 * i + static_cast<std::size_t>(a)];
+      ext[a] = std::max(ext[a], -w);
+      ext[3 + a] = std::max(ext[3 + a], w);
+    }
+  make_domain_grids(opt_, ext, ctx_, list_grid_, domain_grid_);
   key_.resize(nl);
-  std::vector<std::int64_t> coord(3 * nl);
-  for (std::size_t i = 0; i < nl; ++i) {
-    for (int a = 0; a < 3; ++a) coord[3 * i + static_cast<std::size_t>(a)] = g.coord(a, wrapped_[3 * i + static_cast<std::size_t>(a)]);
-    key_[i] = key_of(coord[3 * i], coord[3 * i + 1], coord[3 * i + 2]);
-  }
-  choose_splitters();
+  for (std::size_t i = 0; i < nl; ++i) key_[i] = cell_key(domain_grid_, &wrapped_[3 * i]);
+  split_ = choose_splitters(key_, ctx_);
 
   // Owned side: every body to the owner of its domain cell and of each of the 26 around it
   // closer than rc + skin.
@@ -212,22 +227,8 @@ void SpatialDomains::rebuild(const double* q, std::size_t stride) {
   std::vector<std::vector<std::uint32_t>> to(static_cast<std::size_t>(P)), homed(static_cast<std::size_t>(P));
   std::vector<int> owners;
   for (std::size_t i = 0; i < nl; ++i) {
-    const int home = owner_of(key_[i]);
-    owners.assign(1, home);
-    if (P > 1) {
-      std::int64_t xs[3], ys[3], zs[3];
-      double gx[3], gy[3], gz[3];
-      const double* w = &wrapped_[3 * i];
-      const int nx = g.neighbours(0, coord[3 * i], w[0], xs, gx), ny = g.neighbours(1, coord[3 * i + 1], w[1], ys, gy),
-                nz = g.neighbours(2, coord[3 * i + 2], w[2], zs, gz);
-      for (int c = 0; c < nz; ++c)
-        for (int b = 0; b < ny; ++b)
-          for (int a = 0; a < nx; ++a) {
-            if (!(gx[a] * gx[a] + gy[b] * gy[b] + gz[c] * gz[c] < reach2)) continue;
-            const int r = owner_of(key_of(xs[a], ys[b], zs[c]));
-            if (std::find(owners.begin(), owners.end(), r) == owners.end()) owners.push_back(r);
-          }
-    }
+    body_owners(domain_grid_, split_, &wrapped_[3 * i], reach2, owners);
+    const int home = owners[0];
     for (int r : owners) {
       to[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
       if (r == home) homed[static_cast<std::size_t>(r)].push_back(static_cast<std::uint32_t>(i));
@@ -315,16 +316,19 @@ void SpatialDomains::rebuild(const double* q, std::size_t stride) {
 // (= global index order). Cells over the domain bodies, sorted by (key, slot).
 void SpatialDomains::build_lists() {
   const std::size_t nd = index_.size(), nh = home_.size();
-  const Grid& g = list_grid_;
-  std::vector<std::uint64_t> cell_key(nd);
-  for (std::size_t s = 0; s < nd; ++s) cell_key[s] = key_of(g.coord(0, x_[s]), g.coord(1, y_[s]), g.coord(2, z_[s]));
+  const DomainGrid& g = list_grid_;
+  std::vector<std::uint64_t> keys(nd);
+  for (std::size_t s = 0; s < nd; ++s) {
+    const double w[3] = {x_[s], y_[s], z_[s]};
+    keys[s] = cell_key(g, w);
+  }
   std::vector<std::uint32_t> order(nd);
   for (std::size_t s = 0; s < nd; ++s) order[s] = static_cast<std::uint32_t>(s);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return cell_key[a] < cell_key[b] || (cell_key[a] == cell_key[b] && a < b);
+    return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
   });
   std::vector<std::uint64_t> sorted_keys(nd);
-  for (std::size_t k = 0; k < nd; ++k) sorted_keys[k] = cell_key[order[k]];
+  for (std::size_t k = 0; k < nd; ++k) sorted_keys[k] = keys[order[k]];
   const double reach = opt_.cutoff + opt_.skin, reach2 = reach * reach;
 
   const int T = omp_get_max_threads();
@@ -346,7 +350,8 @@ void SpatialDomains::build_lists() {
       for (int c = 0; c < nz; ++c)
         for (int b = 0; b < ny; ++b)
           for (int a = 0; a < nx; ++a) {
-            const std::uint64_t key = key_of(xs[a], ys[b], zs[c]);
+            const std::uint64_t key = morton_key(static_cast<std::uint64_t>(xs[a]), static_cast<std::uint64_t>(ys[b]),
+                                                 static_cast<std::uint64_t>(zs[c]));
             auto range = std::equal_range(sorted_keys.begin(), sorted_keys.end(), key);
             for (auto it = range.first; it != range.second; ++it) {
               const std::uint32_t sj = order[static_cast<std::size_t>(it - sorted_keys.begin())];

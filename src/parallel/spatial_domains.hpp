@@ -59,6 +59,18 @@ std::uint64_t morton_key(std::uint64_t cx, std::uint64_t cy, std::uint64_t cz);
 /// The inverse: the cell (cx, cy, cz) of a Morton key.
 void morton_cell(std::uint64_t key, std::uint64_t& cx, std::uint64_t& cy, std::uint64_t& cz);
 
+/// A grid of cells over the box: cell c of an axis is [origin + c side, origin + (c + 1) side)
+/// (periodic axis: [0, L); open axis: the bodies' extent at the last rebuild, clamped at both ends).
+struct DomainGrid {
+  double origin[3], side[3], inv_side[3];
+  std::int64_t cells[3];
+  bool periodic[3];
+  std::int64_t coord(int axis, double w) const;  // clamped to [0, cells)
+  // The distinct neighbour cells c - 1, c, c + 1 of one axis (periodic: mod cells; open:
+  // clipped) and the distance of w (in cell c) to each along the axis (0 for c itself).
+  int neighbours(int axis, std::int64_t c, double w, std::int64_t* out, double* gap) const;
+};
+
 /// What one rank holds and sends (issue 28: memory and communication per rank).
 struct DomainTraffic {
   std::uint64_t evaluations = 0, rebuilds = 0;
@@ -120,22 +132,8 @@ class SpatialDomains {
   const std::vector<std::uint64_t>& splitters() const { return split_; }
 
  private:
-  // A grid of cells over the box: cell c of an axis is [origin + c side, origin + (c + 1) side).
-  struct Grid {
-    double origin[3], side[3], inv_side[3];
-    std::int64_t cells[3];
-    bool periodic[3];
-    std::int64_t coord(int axis, double w) const;  // clamped to [0, cells)
-    // The distinct neighbour cells c - 1, c, c + 1 of one axis (periodic: mod cells; open:
-    // clipped) and the distance of w (in cell c) to each along the axis (0 for c itself).
-    int neighbours(int axis, std::int64_t c, double w, std::int64_t* out, double* gap) const;
-  };
   bool needs_rebuild(const double* q, std::size_t stride) const;
   void rebuild(const double* q, std::size_t stride);
-  void make_grids();
-  std::uint64_t key_of(std::int64_t cx, std::int64_t cy, std::int64_t cz) const;
-  int owner_of(std::uint64_t key) const;
-  void choose_splitters();
   void build_lists();
   void exchange(const std::vector<std::vector<double>>& out, const std::vector<int>& to,
                 std::vector<std::vector<double>>& in, const std::vector<int>& from,
@@ -146,7 +144,7 @@ class SpatialDomains {
   Range owned_;
   Context& ctx_;
   double len_[3], half_[3];  // kernel constants (periodic_box.hpp: kernel_length, kernel_half)
-  Grid domain_grid_{}, list_grid_{};
+  DomainGrid domain_grid_{}, list_grid_{};
   bool built_ = false;
 
   // owned side
@@ -174,5 +172,25 @@ class SpatialDomains {
   std::vector<MPI_Request> requests_;
   DomainTraffic traffic_;
 };
+
+// The decomposition's steps as functions, shared by SpatialDomains and the simulated clusters'
+// replay (parallel/domain_replay.hpp), so that both place every body on the same ranks.
+
+/// Collective. The list and domain grids (cells of side >= rc + skin; the domain grid a power
+/// of two per axis) from this rank's extent: ext = {-min x, -min y, -min z, max x, max y, max z}
+/// of its wrapped positions (-inf for none), reduced over the ranks here.
+void make_domain_grids(const SpatialDomains::Options& options, double ext[6], Context& ctx, DomainGrid& list,
+                       DomainGrid& domain);
+/// The Morton key of the grid cell of the wrapped position w.
+std::uint64_t cell_key(const DomainGrid& grid, const double* w);
+/// Collective. The P - 1 splitters of the Morton curve from a regular sample of every rank's
+/// keys (sorted here): every rank gets about N / P bodies.
+std::vector<std::uint64_t> choose_splitters(std::vector<std::uint64_t> keys, Context& ctx);
+/// The rank owning the domain cell of Morton key `key`.
+int domain_owner(const std::vector<std::uint64_t>& splitters, std::uint64_t key);
+/// The ranks that receive a body at wrapped position w: its home (first: the owner of its cell)
+/// and the owners of the 26 cells around it that lie closer than reach = sqrt(reach2), each once.
+void body_owners(const DomainGrid& domain, const std::vector<std::uint64_t>& splitters, const double* w,
+                 double reach2, std::vector<int>& owners);
 
 }  // namespace lie::par

@@ -3,8 +3,9 @@
 # the same steps as the regular build, bit for bit. liebench_steps of both builds on the chain
 # (RKMK4), the particles (RKMK4) and an adaptive run (RKMK5(4), a global error-norm reduction
 # every step): the regular build on 1 and 2 ranks (mpirun), the SMPI build on 1 and 2 simulated
-# ranks on one node (loopback) and on 8 ranks of the InfiniBand platform; every final-state hash
-# and final energy must be the same. The per-phase timers (t_rhs, t_comm, t_solve: the simulated
+# ranks on one node (loopback) and on 8 ranks of the InfiniBand platform, and the cutoff path in
+# a periodic box (dlm, the spatial decomposition); every final-state hash and final energy must
+# be the same. The box's replay from its geometry has the real decomposition's traffic. The per-phase timers (t_rhs, t_comm, t_solve: the simulated
 # clock under SMPI) are present and ordered. Then bad input: one line, exit 2.
 # Builds the SMPI variant next to this build (<build>-smpi) when it is missing (minutes, once).
 # Exit 77 (skipped) only where SimGrid cannot be installed (scripts/smpi/install.sh says why).
@@ -48,7 +49,8 @@ check_phases() {
 
 cases=("--model=chain --N=96 --blocks=8 --steps=5 --dt=1e-3"
        "--model=particles --N=40 --steps=3"
-       "--model=particles --N=24 --method=rkmk54 --tol=1e-8 --t_final=0.05")
+       "--model=particles --N=24 --method=rkmk54 --tol=1e-8 --t_final=0.05"
+       "--model=box --lattice=16,16,8 --method=dlm --steps=2")
 for c in "${cases[@]}"; do
   read -r -a A <<< "$c"
   ref="$(mpirun --oversubscribe -n 1 "$REG" "${A[@]}" 2> err.txt)" || { cat err.txt; bad "regular 1 rank: $c"; continue; }
@@ -73,6 +75,29 @@ for c in "${cases[@]}"; do
   done
   check_phases "regular 2 ranks ($c)" "$r2" 2
 done
+# The box replayed from its geometry (--replay=yes, parallel/domain_replay.hpp): on 8 simulated
+# ranks, the same traffic counters as the real decomposition, and a replayed step whose
+# injected compute is the calibrated cost (entry_ns per list entry, body_ns per body).
+T="--model=box --lattice=16,16,8 --method=dlm --steps=2"
+read -r -a A <<< "$T"
+real="$("${RUN[@]}" ib 8 "${A[@]}" 2> err.txt)" || { cat err.txt; bad "smpi box real"; }
+rep="$("${RUN[@]}" ib 8 "${A[@]}" --replay=yes --entry_ns=10 --body_ns=100 2> err.txt)" || { cat err.txt; bad "smpi box replay"; }
+same=1
+for k in domain_bytes_eval_max domain_bytes_eval_mean domain_messages_eval_max domain_messages_eval_mean domain_home_max \
+         domain_ghosts_max domain_entries_max domain_entries_sum; do
+  [[ -n "$(key $k <<< "$real")" && $(key $k <<< "$real") == $(key $k <<< "$rep") ]] || { same=0; bad "replay $k: $(key $k <<< "$rep") vs real $(key $k <<< "$real")"; }
+done
+[[ $same == 1 ]] && ok "replay on 8 simulated ranks: the real decomposition's traffic ($(key domain_messages_eval_max <<< "$rep") messages, $(key domain_bytes_eval_max <<< "$rep") bytes per evaluation, max)"
+[[ $(key replay <<< "$rep") == 1 && $(key state_hash <<< "$rep") == na ]] && ok "replay line says replay=1, state_hash=na" || bad "replay line: $rep"
+# its compute: at least 3 evaluations x entries_max x 10 ns (the injected bursts) on the busiest rank
+if awk -v t="$(key seconds <<< "$rep")" -v e="$(key domain_entries_max <<< "$rep")" 'BEGIN { exit !(t >= 3 * e * 10e-9) }'; then
+  ok "replayed seconds $(key seconds <<< "$rep") >= the injected pair work"
+else bad "replayed seconds $(key seconds <<< "$rep") below 3 x $(key domain_entries_max <<< "$rep") x 10 ns"; fi
+expect_status "replay without costs" 2 "needs --entry_ns and --body_ns" "${RUN[@]}" loopback 1 "${A[@]}" --replay=yes
+expect_status "replay of rkmk4" 2 "replays dlm" "${RUN[@]}" loopback 1 --model=box --lattice=8 --replay=yes --entry_ns=1 --body_ns=1
+expect_status "replay of the chain" 2 "needs --model=box" "$REG" --model=chain --replay=yes
+expect_status "replay with a negative cost" 2 "nanoseconds >= 0" "$REG" "${A[@]}" --replay=yes --entry_ns=-1 --body_ns=1
+
 # a different initial state changes the hash (the comparison can fail)
 o1="$("${RUN[@]}" loopback 1 --model=chain --N=96 --blocks=8 --steps=5 --dt=1e-3 2>/dev/null)"
 o2="$("${RUN[@]}" loopback 1 --model=chain --N=96 --blocks=8 --steps=6 --dt=1e-3 2>/dev/null)"

@@ -17,6 +17,8 @@ HOST_SPEED=2e8f
 PAIR_NS=5
 CHAIN_LINK_STEP_NS=500
 CHAIN_REDUCED_ROW_NS=50
+BOX_ENTRY_NS=10
+BOX_BODY_NS=100
 EOF
 
 # Independent model values (README "Cost model"): SMPI factors of SimGrid 3.32 for messages
@@ -110,6 +112,21 @@ for ph in pos_up pos_down sum_up sum_down; do
   phases64=$(awk -v a="$phases64" -v b="$(phase < "${ph}64.txt")" 'BEGIN { printf "%.12g", a + b }')
 done
 tree64=$(awk -v p="$phases64" 'BEGIN { printf "%.12g", 4 * (5e-9 * 344064 + p) }')
+#  box (C11), dlm (3 field evaluations in 2 steps: R = 1.5), N = 4096: on 16 ranks of ib (one
+#  node) the busiest rank has 20480 list entries and sends 64000 bytes in 20 messages per
+#  evaluation (mean 3200 bytes: lat 1.61075, bw 0.608902) through the loopback (0.3 us, 20 GB/s),
+#  256 bodies per rank; the 16-byte rdb allreduce: 4 rounds in the node. On 32 ranks (2 nodes):
+#  the same counts, the exchange at lat_f x (2 x 0.5 + 0.5) us over the node link shared by 16
+#  ranks (12.5 GB/s / 16), N = 8192: 256 bodies per rank; the allreduce: 4 rounds in the node, 1 across
+#  (16 flows on the node link).
+read -r box16 box32 < <(awk 'BEGIN { lo = 0.3e-6; lbw = 20e9
+  m16 = 2.01467 * lo + 16 / (0.812084 * lbw)
+  ex16 = 2 * 1.61075 * lo + 64000 / (0.608902 * lbw)
+  b16 = 1.5 * (10e-9 * 20480 + ex16 + 4 * m16) + 100e-9 * 256
+  ex32 = 2 * 1.61075 * 1.5e-6 + 64000 / (0.608902 * 12.5e9 / 16)
+  x16 = 2.01467 * 1.5e-6 + 16 / (0.812084 * 12.5e9 / 16)
+  b32 = 1.5 * (10e-9 * 20480 + ex32 + 4 * m16 + x16) + 100e-9 * 256
+  printf "%.12g %.12g\n", b16, b32 }')
 chain1=$(awk 'BEGIN { printf "%.12g", 1000 * 500e-9 + 4 * 3 * 50e-9 }')
 parts1=$(awk 'BEGIN { printf "%.12g", 4 * 5e-9 * 4000 * 3999 }')
 # simulated seconds per step: 1.1 x the model (not flagged) and 1.5 x the model (flagged)
@@ -131,6 +148,8 @@ line() {  # case model N ranks platform steps s_per_step hash [extra...]
   line tree particles 300 2 ib 1 "$(x "$tree2" 1.1)" ff
   line tree64 particles 4000 64 eth 1 "$(x "$tree64" 1.1)" gg pair_scheme=tree
   line eth32 particles 3200 32 eth 1 "$(x "$eth32" 1.1)" ee pair_scheme=rows
+  line box16 box 4096 16 ib 2 "$(x "$box16" 1.1)" na domain_entries_max=20480 domain_messages_eval_max=20 domain_bytes_eval_max=64000 | sed 's/ rhs=8 / rhs=3 /'
+  line box32 box 8192 32 ib 2 "$(x "$box32" 1.1)" na domain_entries_max=20480 domain_messages_eval_max=20 domain_bytes_eval_max=64000 | sed 's/ rhs=8 / rhs=3 /'
 } > sum.txt
 
 "${IMPORT[@]}" sum.txt s.h5 --calibration cal.env --plot s.png 2> err.txt && ok "import" || bad "import: $(cat err.txt)"
@@ -141,7 +160,7 @@ col() { awk -F, -v want="$1" -v c="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF;
         $1 == c && $6 == p { print $h[want] }' t.csv; }
 close() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-6 && (b - a) / b < 1e-6) }'; }
 for c in "chain 1 $chain1" "chain 2 $chain2" "particles 1 $parts1" "particles 16 $parts16" "tiles 2 $tiles2" "eth32 32 $eth32" \
-         "tree 1 $tree1" "tree 2 $tree2" "tree64 64 $tree64"; do
+         "tree 1 $tree1" "tree 2 $tree2" "tree64 64 $tree64" "box16 16 $box16" "box32 32 $box32"; do
   read -r cs p want <<< "$c"
   got=$(col "model per step [s]" "$cs" "$p")
   close "$got" "$want" && ok "model $cs $p ranks: $got s per step" || bad "model $cs $p ranks: $got, expected $want"

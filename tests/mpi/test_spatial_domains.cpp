@@ -117,9 +117,12 @@ TEST(SpatialDomains, LatticeStartFillsTheBoxAlongTheMortonCurve) {
   for (int c : seen) EXPECT_EQ(c, 1) << "every site once";
   // the orientations differ from body to body (a stream per body)
   EXPECT_NE(y[6], y[18 + 6]);
-  // Both ways of numbering (a cube of 2^k sites: the key's cell; else the sorted keys): every
-  // site once, in strictly increasing Morton key.
-  for (const std::array<std::size_t, 3> dims : {std::array<std::size_t, 3>{8, 8, 8}, std::array<std::size_t, 3>{6, 4, 5}}) {
+  // Both ways of numbering (a cube of 2^k sites and the bricks 2^(k+1) x 2^k x 2^k,
+  // 2^(k+1) x 2^(k+1) x 2^k: the key's cell; else the sorted keys, also for 4 x 8 x 4, whose
+  // keys do not fill 0 .. N - 1): every site once, in strictly increasing Morton key.
+  for (const std::array<std::size_t, 3> dims :
+       {std::array<std::size_t, 3>{8, 8, 8}, std::array<std::size_t, 3>{6, 4, 5}, std::array<std::size_t, 3>{8, 4, 4},
+        std::array<std::size_t, 3>{8, 8, 4}, std::array<std::size_t, 3>{4, 8, 4}, std::array<std::size_t, 3>{16, 4, 4}}) {
     DipolarParams q = lattice(4, 0.3);
     q.lattice = dims;
     q.n = dims[0] * dims[1] * dims[2];
