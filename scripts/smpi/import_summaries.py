@@ -233,8 +233,11 @@ def plot(rows, kind, path):
     platforms = sorted({g[1] for g in sim})
     cases = sorted({(g[0],) + g[2:] for g in sim})
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    fig, axes = plt.subplots(1, len(platforms), figsize=(5.5 * len(platforms), 4.5), squeeze=False, sharey=True)
+    legend_rows = -(-len(cases) // 4)  # one legend under the panels: a colour per case
+    fig, axes = plt.subplots(1, len(platforms), figsize=(5.5 * len(platforms), 4.5 + 0.22 * legend_rows),
+                             squeeze=False, sharey=True)
     ticks = sorted({int(r["ranks"]) for r in rows})
+    handles = {}
     for ax, plat in zip(axes[0], platforms):
         for i, c in enumerate(cases):
             g = (c[0], plat) + c[1:]
@@ -242,10 +245,9 @@ def plot(rows, kind, path):
                 continue
             label = c[0] + (f" N={c[1]}" if len(c) > 1 else "")
             ps, es = zip(*sim[g])
-            ax.plot(ps, [100 * e for e in es], marker="o", color=colors[i % len(colors)], label=label + ", simulated")
+            handles[label], = ax.plot(ps, [100 * e for e in es], marker="o", color=colors[i % len(colors)])
             ps, es = zip(*mod[g])
-            ax.plot(ps, [100 * e for e in es], linestyle="--", marker="x", color=colors[i % len(colors)],
-                    label=label + ", model")
+            ax.plot(ps, [100 * e for e in es], linestyle="--", marker="x", color=colors[i % len(colors)])
         ax.set_xscale("log", base=2)
         ax.set_xticks(ticks)
         ax.set_xticklabels([str(t) for t in ticks])
@@ -253,10 +255,11 @@ def plot(rows, kind, path):
         ax.set_ylim(0, 115)
         ax.grid(True, alpha=0.3)
         ax.set_title(f"platform {plat}")
-        ax.legend(fontsize=7)
     axes[0][0].set_ylabel("parallel efficiency [%]" + (" T1 / (P TP)" if kind == "strong" else " T1 / TP"))
-    fig.suptitle(f"{kind} scaling on simulated clusters: SimGrid SMPI (solid), cost model (dashed)")
-    fig.tight_layout()
+    fig.suptitle(f"{kind} scaling on simulated clusters: SimGrid SMPI (solid, o), cost model (dashed, x)")
+    labels = sorted(handles)
+    fig.legend([handles[k] for k in labels], labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.055 * legend_rows, 1, 1))
     fig.savefig(path, dpi=110)
 
 
