@@ -6,7 +6,8 @@
 # simulated ranks of both platforms (scaling.sh: lines merged into
 # results/smpi/{strong,weak}_summaries.txt), and writes the tables and plots with the cost model
 # beside the simulation (scaling_table.py -> results/smpi/{strong,weak}_scaling.{h5,md,csv,png}
-# and *_efficiency.md, the compact tables of docs/scaling.md).
+# and *_efficiency.md, the compact tables of docs/scaling.md; the box cases' traffic table
+# box_table.py -> results/smpi/box_scaling.md).
 #   bash scripts/smpi/study.sh                 everything (hours on 2 cores: N = 64000 on 1024
 #                                              ranks takes ~10 min on ib, over an hour on eth)
 #   bash scripts/smpi/study.sh --quick         a few minutes: chain_1e6 and particles_4000 on 1,
@@ -59,6 +60,10 @@ for kind in strong weak; do
   /usr/bin/python3 "$ROOT/scripts/smpi/scaling_table.py" "$OUT/${kind}_summaries.txt" "$OUT/${kind}_scaling" \
     --kind "$kind" > /dev/null
 done
+if grep -q "case=box" "$OUT/strong_summaries.txt" "$OUT/weak_summaries.txt" 2>/dev/null; then
+  step "the box cases with their traffic -> $OUT/box_scaling.md"
+  LIEBENCH_SMPI_RESULTS="$OUT" /usr/bin/python3 "$ROOT/scripts/smpi/box_table.py" > /dev/null
+fi
 step "done: $OUT/strong_scaling_efficiency.md, $OUT/weak_scaling_efficiency.md"
 cat "$OUT/strong_scaling_efficiency.md" 2>/dev/null || true
 cat "$OUT/weak_scaling_efficiency.md" 2>/dev/null || true
