@@ -109,6 +109,9 @@ std::uint64_t state_hash(const Model& model, const par::Context& ctx, const doub
 
 }  // namespace
 
+// --model=box: rc and the Verlet skin (the real path's Config and the replay)
+constexpr double kBoxCutoff = 2.5, kBoxSkin = 0.3;
+
 // The decomposition's traffic on the summary line (max and mean over ranks; collective).
 std::string traffic_text(par::Context& ctx, const par::DomainTraffic& tr) {
   char text[512];
@@ -151,14 +154,14 @@ void run_box_replay(par::Context& ctx, std::map<std::string, std::string>& opt, 
   if (steps < 1) throw UsageError("argument --steps has value " + opt["steps"] + "; expected an integer >= 1");
   const std::size_t N = lat[0] * lat[1] * lat[2];
   par::SpatialDomains::Options o;
-  o.cutoff = 2.5;  // the real box's physics (run_steps' Config for --model=box)
-  o.skin = 0.3;
+  o.cutoff = kBoxCutoff;  // the real box's physics (run_steps' Config for --model=box)
+  o.skin = kBoxSkin;
   o.box.length = lengths;
   o.box.periodic = {true, true, true};
   const LatticeSites sites(lat, o.box.length);
   const par::Range owned = par::balanced_range(N, ctx.size(), ctx.rank());
   const std::size_t n[3] = {lat[0], lat[1], lat[2]};
-  par::DomainReplay replay(o, N, owned, ctx, [&](std::size_t i, double* q) { sites.position(i, q); },
+  par::DomainReplay replay(o, owned, ctx, [&](std::size_t i, double* q) { sites.position(i, q); },
                            par::lattice_list_entries(o, n));
   ctx.timers().clear();
   ctx.barrier();
@@ -236,8 +239,8 @@ void run_steps(par::Context& ctx, std::map<std::string, std::string>& opt, int a
   if (N < 2) throw UsageError("argument --N has value " + opt["N"] + "; expected an integer >= 2");
   const Config cfg = box ? Config::from_pairs({{"model", "dipolar"}, {"dipolar.initial", "lattice"},
                                                {"dipolar.lattice", n[0] + "," + n[1] + "," + n[2]},
-                                               {"dipolar.box", L[0] + "," + L[1] + "," + L[2]}, {"dipolar.cutoff", "2.5"},
-                                               {"dipolar.skin", "0.3"}, {"dipolar.lj_attraction", "true"}})
+                                               {"dipolar.box", L[0] + "," + L[1] + "," + L[2]}, {"dipolar.cutoff", num(kBoxCutoff)},
+                                               {"dipolar.skin", num(kBoxSkin)}, {"dipolar.lj_attraction", "true"}})
                      : chain ? Config::from_pairs({{"model", "nfold_pendulum"},
                                                  {"nfold_pendulum.N", opt["N"]},
                                                  {"nfold_pendulum.initial", opt["initial"].empty() ? "paper" : opt["initial"]},

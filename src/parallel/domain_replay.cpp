@@ -15,7 +15,7 @@ namespace {
 constexpr int kTagPositions = 1742, kTagSums = 1743;
 }
 
-DomainReplay::DomainReplay(const SpatialDomains::Options& opt, std::size_t, Range owned, Context& ctx,
+DomainReplay::DomainReplay(const SpatialDomains::Options& opt, Range owned, Context& ctx,
                            const Position& position, std::size_t entries_per_home)
     : ctx_(ctx) {
   const int P = ctx.size();

@@ -34,7 +34,7 @@ class DomainReplay {
 
   /// Collective: the rebuild's placement (grids, splitters, owner sets, the all-to-all of counts).
   /// entries_per_home: the Verlet list length of every home body (lattice_list_entries).
-  DomainReplay(const SpatialDomains::Options& options, std::size_t n, Range owned, Context& ctx,
+  DomainReplay(const SpatialDomains::Options& options, Range owned, Context& ctx,
                const Position& position, std::size_t entries_per_home);
 
   /// Collective: one field evaluation's traffic (positions and payload out, 6 doubles per body;

@@ -49,7 +49,7 @@ void expect_replay_matches(const DipolarParams& p, const std::string& what) {
   const LatticeSites sites(p.lattice, p.box.length);
   const par::Range owned{model.global_offset(), model.global_offset() + model.local_bodies()};
   const std::size_t n[3] = {p.lattice[0], p.lattice[1], p.lattice[2]};
-  par::DomainReplay replay(o, p.n, owned, ctx, [&](std::size_t i, double* q) { sites.position(i, q); },
+  par::DomainReplay replay(o, owned, ctx, [&](std::size_t i, double* q) { sites.position(i, q); },
                            par::lattice_list_entries(o, n));
   replay.evaluate(7, 0.0);
   const par::DomainTraffic& r = replay.traffic();
