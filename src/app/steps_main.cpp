@@ -9,10 +9,16 @@
 //   liebench_steps --model=particles --N=100 --method=rkmk54 --tol=1e-6 --t_final=0.1   (adaptive)
 //   smpirun -np 1024 ... liebench_steps --model=box --lattice=128 --method=dlm --steps=2
 // --model=box (issue 28): dipolar LJ spheres on a simple cubic lattice of --lattice=n (n^3
-// sites) or nx,ny,nz sites at density 0.8 in a periodic box, rc = 2.5, skin 0.3 (experiments/scaling/dipolar_box_N1M.cfg's physics),
-// on the cutoff path's spatial decomposition; the line adds its traffic (max and mean over
-// ranks, parallel/spatial_domains.hpp: DomainTraffic): domain_bytes_held, domain_bytes_eval
-// and domain_messages_eval (sent per evaluation, the last one), domain_rebuilds.
+// sites) or nx,ny,nz sites at density 0.8 in a periodic box, rc = 2.5, skin 0.3
+// (experiments/scaling/dipolar_box_N1M.cfg's physics), on the cutoff path's spatial
+// decomposition; the line adds its traffic (max and mean over ranks, parallel/spatial_domains.hpp:
+// DomainTraffic): domain_bytes_held, domain_bytes_eval and domain_messages_eval (sent per
+// evaluation, the last one), domain_rebuilds, domain_home_max, domain_ghosts_max,
+// domain_entries_max and domain_entries_sum (Verlet list entries).
+// --replay=yes --entry_ns=E --body_ns=B (with --model=box --method=dlm): the decomposition
+// replayed from the lattice geometry (parallel/domain_replay.hpp), E ns per list entry and B ns
+// per body-step injected as compute (scripts/smpi/calibrate.sh --box-only): no state, so
+// energy0, energy and state_hash are na; the line ends with replay=1 entry_ns= body_ns=.
 // --h0 (adaptive): the first trial step (key h0; 0, the default: h0_fraction t_final).
 // --observables=no: no energy at the start and the end (energy0=na energy=na), so no field
 // evaluation outside the stepping loop; for simulated runs whose pair work is modelled
