@@ -84,41 +84,27 @@ void DomainReplay::exchange(const std::vector<int>& to, const std::vector<std::s
   const int me = ctx_.rank();
   // Buffers for the messages to and from other ranks only: a simulated cluster holds every
   // rank's buffers in one process (10^8 bodies: the self part alone would be 17 MB per rank).
-  // The copy to itself, as SpatialDomains::exchange makes it, goes through one scratch block
-  // shared by the ranks of this process (simulated ranks run one at a time between MPI calls;
-  // its contents are never read).
-  std::size_t in_total = 0, out_total = 0, self = 0;
+  // Every receive has its own part of in_buf_; the sends read one block (their contents are
+  // never read). The copy to itself, as SpatialDomains::exchange makes it, goes through one
+  // scratch block shared by the ranks of this process (simulated ranks run one at a time
+  // between MPI calls).
+  in_at_.assign(from.size(), 0);
+  std::size_t in_total = 0, out_max = 0, self = 0;
   for (std::size_t k = 0; k < from.size(); ++k)
-    if (from[k] != me) in_total += in_values[k];
-  for (std::size_t k = 0; k < to.size(); ++k) (to[k] != me ? out_total : self) += out_values[k];
+    if (from[k] != me) in_at_[k] = in_total, in_total += in_values[k];
+  for (std::size_t k = 0; k < to.size(); ++k)
+    if (to[k] != me) out_max = std::max(out_max, out_values[k]);
+    else self = out_values[k];
   in_buf_.resize(in_total);
-  out_buf_.resize(out_total);
-  requests_.clear();
-  std::size_t at = 0;
-  for (std::size_t k = 0; k < from.size(); ++k) {
-    if (from[k] == me) continue;
-    requests_.emplace_back();
-    MPI_Irecv(in_buf_.data() + at, static_cast<int>(in_values[k]), MPI_DOUBLE, from[k], tag, ctx_.comm(),
-              &requests_.back());
-    at += in_values[k];
-  }
-  at = 0;
-  for (std::size_t k = 0; k < to.size(); ++k) {
-    if (to[k] == me) {
-      static std::vector<double> scratch;
-      if (scratch.size() < 2 * self) scratch.resize(2 * self);
-      std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(self),
-                scratch.begin() + static_cast<std::ptrdiff_t>(self));
-      continue;
-    }
-    requests_.emplace_back();
-    MPI_Isend(out_buf_.data() + at, static_cast<int>(out_values[k]), MPI_DOUBLE, to[k], tag, ctx_.comm(),
-              &requests_.back());
-    ++traffic_.messages_per_evaluation;
-    traffic_.bytes_per_evaluation += out_values[k] * sizeof(double);
-    at += out_values[k];
-  }
-  for (MPI_Request& r : requests_) MPI_Wait(&r, MPI_STATUS_IGNORE);
+  out_buf_.resize(out_max);
+  exchange_phase(
+      ctx_, tag, from, in_values, [&](std::size_t k) { return in_buf_.data() + in_at_[k]; }, to,
+      [&](std::size_t k) { return std::pair<const double*, std::size_t>(out_buf_.data(), out_values[k]); }, requests_,
+      traffic_.messages_per_evaluation, traffic_.bytes_per_evaluation);
+  static std::vector<double> scratch;
+  if (scratch.size() < 2 * self) scratch.resize(2 * self);
+  std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(self),
+            scratch.begin() + static_cast<std::ptrdiff_t>(self));
 }
 
 void DomainReplay::evaluate(int width, double pair_seconds_per_entry) {

@@ -59,6 +59,7 @@ class DomainReplay {
   std::vector<std::size_t> src_count_, src_home_;
   std::size_t home_ = 0, list_entries_ = 0;
   std::vector<double> out_buf_, in_buf_;
+  std::vector<std::size_t> in_at_;  // offset of each peer's receive in in_buf_
   std::vector<std::size_t> out_values_, in_values_;
   std::vector<MPI_Request> requests_;
   DomainTraffic traffic_;

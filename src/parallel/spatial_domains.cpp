@@ -395,36 +395,18 @@ void SpatialDomains::exchange(const std::vector<std::vector<double>>& out, const
   ScopedTimer timer(ctx_.timers(), "comm");
   const int me = ctx_.rank();
   in.resize(from.size());
-  requests_.clear();
-  std::uint64_t messages = 0, bytes = 0;
-  for (std::size_t k = 0; k < from.size(); ++k) {
-    in[k].resize(in_values[k]);
-    if (from[k] == me) continue;
-    requests_.emplace_back();
-    MPI_Irecv(in[k].data(), static_cast<int>(in_values[k]), MPI_DOUBLE, from[k], tag, ctx_.comm(), &requests_.back());
-  }
-  for (std::size_t k = 0; k < to.size(); ++k) {
-    if (to[k] == me) {
-      const auto self = std::find(from.begin(), from.end(), me);
-      std::copy(out[k].begin(), out[k].end(), in[static_cast<std::size_t>(self - from.begin())].begin());
-      continue;
-    }
-    requests_.emplace_back();
-    MPI_Isend(out[k].data(), static_cast<int>(out[k].size()), MPI_DOUBLE, to[k], tag, ctx_.comm(), &requests_.back());
-    ++messages;
-    bytes += out[k].size() * sizeof(double);
-  }
-  // One wait per request, in the order posted (all are posted, so no order can deadlock): the
-  // same as MPI_Waitall, and O(1) per request in SimGrid, whose Waitall rescans every pending
-  // request at each completion (O(P^2) per rank: 256 simulated ranks took 600 s of host time).
-  for (MPI_Request& r : requests_) MPI_Wait(&r, MPI_STATUS_IGNORE);
-  if (count_as_rebuild) {
-    traffic_.messages_per_rebuild += messages;
-    traffic_.bytes_per_rebuild += bytes;
-  } else {
-    traffic_.messages_per_evaluation += messages;
-    traffic_.bytes_per_evaluation += bytes;
-  }
+  for (std::size_t k = 0; k < from.size(); ++k) in[k].resize(in_values[k]);
+  std::uint64_t& messages = count_as_rebuild ? traffic_.messages_per_rebuild : traffic_.messages_per_evaluation;
+  std::uint64_t& bytes = count_as_rebuild ? traffic_.bytes_per_rebuild : traffic_.bytes_per_evaluation;
+  exchange_phase(
+      ctx_, tag, from, in_values, [&](std::size_t k) { return in[k].data(); }, to,
+      [&](std::size_t k) { return std::pair<const double*, std::size_t>(out[k].data(), out[k].size()); }, requests_,
+      messages, bytes);
+  const auto self_to = std::find(to.begin(), to.end(), me), self_from = std::find(from.begin(), from.end(), me);
+  if (self_to != to.end())
+    std::copy(out[static_cast<std::size_t>(self_to - to.begin())].begin(),
+              out[static_cast<std::size_t>(self_to - to.begin())].end(),
+              in[static_cast<std::size_t>(self_from - from.begin())].begin());
 }
 
 void SpatialDomains::distribute(const double* q, std::size_t stride, const double* payload) {

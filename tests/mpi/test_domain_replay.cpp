@@ -64,7 +64,9 @@ void expect_replay_matches(const DipolarParams& p, const std::string& what) {
   EXPECT_LE(r.bytes_held, real.bytes_held);
   EXPECT_GE(2 * r.bytes_held, real.bytes_held);
   // something crossed ranks where there are several (the comparison is not of zeros)
-  if (ctx.size() > 1) EXPECT_GT(ctx.sum(static_cast<double>(real.messages_per_evaluation)), 0.0);
+  if (ctx.size() > 1) {
+    EXPECT_GT(ctx.sum(static_cast<double>(real.messages_per_evaluation)), 0.0);
+  }
 }
 
 }  // namespace
