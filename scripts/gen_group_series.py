@@ -42,6 +42,11 @@ table("kDexpG1Tilde", [F((-1) ** k * 2 * k, factorial(2 * k + 2)) for k in range
       "g1'(t)/t for g1 = (1 - cos t)/t^2:  sum_{k>=1} (-1)^k 2k t^(2k-2) / (2k+2)!")
 table("kDexpG2Tilde", [F((-1) ** k * 2 * k, factorial(2 * k + 3)) for k in range(1, N_ENTIRE + 1)],
       "g2'(t)/t for g2 = (t - sin t)/t^3:  sum_{k>=1} (-1)^k 2k t^(2k-2) / (2k+3)!")
+N_SHORT = 8    # terms of the short series below t = 0.25 (truncation < 1e-22 relative)
+table("kSincShort", [F((-1) ** k, factorial(2 * k + 1)) for k in range(N_SHORT)],
+      "sin(t)/t = sum_k (-1)^k t^(2k) / (2k+1)!, the first 8 terms (t < 0.25 only: exp_coefficients)")
+table("kOneMinusCosOverT2Short", [F((-1) ** k, factorial(2 * k + 2)) for k in range(N_SHORT)],
+      "(1 - cos t)/t^2 = sum_k (-1)^k t^(2k) / (2k+2)!, the first 8 terms (t < 0.25 only)")
 c = [(-1) ** (k + 1) * bernoulli(2 * k) / factorial(2 * k) for k in range(1, N_COT + 2)]
 table("kDexpinvG2", c[:N_COT],
       "(1 - (t/2)cot(t/2))/t^2 = sum_{k>=1} (-1)^(k+1) B_2k/(2k)! t^(2k-2)")

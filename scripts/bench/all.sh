@@ -114,9 +114,9 @@ emit groups 1 one "$T/bench_groups" --rounds=$((QUICK ? 1 : 7)) --min_time=$GROU
 # ---- target 2: small systems, N = 2 and 20, the four programs alternated
 for N in 2 20; do
   for ((r = 1; r <= REPEAT; ++r)); do
-    emit small_rkmk4_N$N $r one "$T/bench_pendulum_chain" --N=$N --steps=$SMALL_STEPS --dt=1e-3 --initial=random --method=rkmk4
+    emit small_rkmk4_N$N $r one "$T/bench_pendulum_chain" --N=$N --steps=$SMALL_STEPS --dt=1e-3 --initial=random --method=rkmk4 --timers=off
     emit small_eigen_N$N $r one "$T/baseline_eigen_rkmk4" --N=$N --dt=1e-3 --min_time=$MIN_TIME
-    emit small_lie_euler_N$N $r one "$T/bench_pendulum_chain" --N=$N --steps=$SMALL_STEPS --dt=1e-5 --initial=random --method=lie_euler
+    emit small_lie_euler_N$N $r one "$T/bench_pendulum_chain" --N=$N --steps=$SMALL_STEPS --dt=1e-5 --initial=random --method=lie_euler --timers=off
     emit small_odeint_N$N $r one "$T/baseline_odeint_pendulum" --N=$N --dt=1e-3 --min_time=$MIN_TIME
   done
 done

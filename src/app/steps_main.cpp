@@ -170,6 +170,7 @@ void run_box_replay(par::Context& ctx, std::map<std::string, std::string>& opt, 
   par::DomainReplay replay(o, owned, ctx, [&](std::size_t i, double* q) { sites.position(i, q); },
                            par::lattice_list_entries(o, n));
   ctx.timers().clear();
+  ctx.timers().enable();  // the per-phase seconds below
   ctx.barrier();
   const double t0 = MPI_Wtime();
   for (long e = 0; e <= steps; ++e) {
@@ -278,6 +279,7 @@ void run_steps(par::Context& ctx, std::map<std::string, std::string>& opt, int a
   std::uint64_t accepted = static_cast<std::uint64_t>(steps), rejected = 0;
   double t_end = dt * static_cast<double>(steps);
   ctx.timers().clear();
+  ctx.timers().enable();  // the per-phase seconds below
   ctx.barrier();
   const double t0 = MPI_Wtime(), cpu0 = thread_cpu_seconds();
   if (opt["tol"].empty()) {

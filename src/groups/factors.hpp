@@ -38,6 +38,7 @@
 #include "groups/coordinates.hpp"
 #include "groups/maps.hpp"
 #include "groups/se3.hpp"
+#include "groups/se3_ts2_lanes.hpp"
 #include "groups/so3.hpp"
 #include "groups/tstar.hpp"
 
@@ -203,21 +204,9 @@ struct SE3OnTS2 {
   static constexpr const char* name = "se3_on_ts2";
   static constexpr const char* group = "SE(3)";
   static constexpr const char* manifold = "TS^2 = {(q, w): |q| = 1, q.w = 0}";
-  // flatten: the chain's per-link kernels inline their coefficient functions and Eigen
-  // expressions (issue 16: called once per link and stage).
-  [[gnu::flatten]] static void exp_act(const double* xi, const double* y, double* out) {
-    const Vec3 u = CMap3(xi), v = CMap3(xi + 3);
-    const Vec3 q = CMap3(y), w = CMap3(y + 3);
-    const double t = u.norm();
-    double A, B, C;
-    so3::detail::exp_coefficients(t, A, B, C);
-    const Vec3 uxq = u.cross(q), uxw = u.cross(w), uxv = u.cross(v);
-    const Vec3 Rq = q + A * uxq + B * u.cross(uxq);
-    const Vec3 Rw = w + A * uxw + B * u.cross(uxw);
-    const Vec3 r = v + B * uxv + C * u.cross(uxv);  // translation part J_l(u) v
-    Map3{out} = Rq;
-    Map3{out + 3} = Rw + r.cross(Rq);
-  }
+  // The per-link kernels in plain doubles (se3_ts2_lanes.hpp): the same source is the lane body
+  // of the batch kernel that runs the chain's RKMK stages across links (se3_ts2_batch.cpp).
+  static void exp_act(const double* xi, const double* y, double* out) { se3_ts2::exp_act<se3_ts2::Closed>(xi, y, out); }
   static void generator(const double* xi, const double* y, double* out) {
     const Vec3 u = CMap3(xi), v = CMap3(xi + 3);
     const Vec3 q = CMap3(y), w = CMap3(y + 3);
@@ -225,9 +214,8 @@ struct SE3OnTS2 {
     Map3{out + 3} = u.cross(w) + v.cross(q);
   }
   static void bracket(const double* a, const double* b, double* out) { Map6{out} = se3::bracket(CMap6(a), CMap6(b)); }
-  [[gnu::flatten]] static void dexpinv(const double* u, const double* v, double* out) {
-    Map6{out} = se3::dexpinv(CMap6(u), CMap6(v));
-  }
+  /// se3::dexpinv with the same bits (tested).
+  static void dexpinv(const double* u, const double* v, double* out) { se3_ts2::dexpinv<se3_ts2::Closed>(u, v, out); }
   static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(CMap6(u), CMap6(v)); }
   static void project(double* y) {
     Map3 q(y), w(y + 3);

@@ -153,6 +153,28 @@ inline constexpr std::array<double, 22> kDexpinvG2Tilde = {
     6.373310514766819e-34,
     1.6912535751998429e-35,
 };
+/// sin(t)/t = sum_k (-1)^k t^(2k) / (2k+1)!, the first 8 terms (t < 0.25 only: exp_coefficients)
+inline constexpr std::array<double, 8> kSincShort = {
+    1.0,
+    -0.16666666666666666,
+    0.008333333333333333,
+    -0.0001984126984126984,
+    2.7557319223985893e-06,
+    -2.505210838544172e-08,
+    1.6059043836821613e-10,
+    -7.647163731819816e-13,
+};
+/// (1 - cos t)/t^2 = sum_k (-1)^k t^(2k) / (2k+2)!, the first 8 terms (t < 0.25 only)
+inline constexpr std::array<double, 8> kOneMinusCosOverT2Short = {
+    0.5,
+    -0.041666666666666664,
+    0.001388888888888889,
+    -2.48015873015873e-05,
+    2.755731922398589e-07,
+    -2.08767569878681e-09,
+    1.1470745597729725e-11,
+    -4.779477332387385e-14,
+};
 // clang-format on
 
 /// sum_{k<K} c_k x^k (Horner)
@@ -220,10 +242,19 @@ inline void dexpinv_g2_pair(double t, double& g2, double& g2t) {
   const double t2 = t * t;
   g2t = (1.0 - 12.0 * g2 + 4.0 * t2 * g2 * g2) / (4.0 * t2);
 }
-/// sinc(t), one_minus_cos_over_t2(t) and t_minus_sin_over_t3(t) together (the exp of SE(3)):
-/// the same values, sin t evaluated once.
+/// sinc(t), one_minus_cos_over_t2(t) and t_minus_sin_over_t3(t) together (the exp of SE(3)).
+/// Below t = 0.25 (t^2 < kShortSeriesT2, the usual angle of an RKMK stage) all three are the
+/// 8-term Taylor polynomials in t^2 (truncation < 1e-22 relative): no sin, so the chain's
+/// batch kernel (groups/se3_ts2_batch.cpp) evaluates them across links in vector registers
+/// with the same bits. Above it: sin t evaluated once, the values of the functions above.
 inline void exp_coefficients(double t, double& A, double& B, double& C) {
   const double t2 = t * t;
+  if (t2 < kShortSeriesT2) {
+    A = horner<8>(kSincShort, t2);
+    B = horner<8>(kOneMinusCosOverT2Short, t2);
+    C = horner<8>(kTMinusSinOverT3, t2);
+    return;
+  }
   double sin_t = 0.0;
   if (t2 < 1e-6) {
     A = 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0 * (1.0 - t2 / 42.0));

@@ -1,5 +1,7 @@
 #include "groups/space.hpp"
 
+#include "groups/se3_ts2_batch.hpp"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -76,6 +78,11 @@ std::string Space::describe() const {
 
 void Space::exp_act(const double* xi, const double* y, double* out) const {
   for (const Block& b : blocks_) {
+    if (b.kind == FactorKind::SE3OnTS2) {  // across vector lanes, the same bits (se3_ts2_batch.hpp)
+      se3_ts2::exp_act_batch(xi + b.alg_offset, y + b.state_offset, out + b.state_offset, b.count,
+                             par::use_threads(b.count, kOmpMinComponents));
+      continue;
+    }
     dispatch(b.kind, [&]<class F>() {
       for_components(b.count, [&](std::size_t i) {
         F::exp_act(xi + b.alg_offset + i * F::alg_dim, y + b.state_offset + i * F::state_dim,
@@ -109,6 +116,11 @@ void Space::bracket(const double* a, const double* c, double* out) const {
 
 void Space::dexpinv(const double* u, const double* v, double* out, int terms) const {
   for (const Block& b : blocks_) {
+    if (b.kind == FactorKind::SE3OnTS2 && terms == kExactDexpinv) {
+      se3_ts2::dexpinv_batch(u + b.alg_offset, v + b.alg_offset, out + b.alg_offset, b.count,
+                             par::use_threads(b.count, kOmpMinComponents));
+      continue;
+    }
     dispatch(b.kind, [&]<class F>() {
       for_components(b.count, [&](std::size_t i) {
         const std::size_t o = b.alg_offset + i * F::alg_dim;
@@ -178,6 +190,12 @@ void Space::dchartinv(Coordinates c, const double* u, const double* v, double* o
 
 void Space::rkmk_stage(const RkmkStage& s) const {
   for (const Block& b : blocks_) {
+    if (b.kind == FactorKind::SE3OnTS2 && s.terms == kExactDexpinv) {
+      // the chain's links across vector lanes, the same bits (se3_ts2_batch.hpp)
+      se3_ts2::rkmk_stage_batch(s, b.alg_offset, b.state_offset, b.count,
+                                par::use_threads(b.count, kOmpMinComponents));
+      continue;
+    }
     dispatch(b.kind, [&]<class F>() {
       constexpr int A = F::alg_dim;
       for_components(b.count, [&](std::size_t i) {

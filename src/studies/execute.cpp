@@ -101,6 +101,7 @@ RunResult execute_run(Model& model, Stepper& stepper, par::Context& ctx, const I
   }
 
   Observables obs;
+  ctx.timers().enable();  // the run's "model.*" phases (par::Timers are off until asked)
   const std::map<std::string, double> timers_before = ctx.timers().all();
   double t_observables = 0.0, t_frames = 0.0;
   const double span = integ.t_final - integ.t0;

@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
   if (mode == "force") {
     model.vector_field(0.0, y.data(), f.data());  // warm-up
     ctx.timers().clear();
+    ctx.timers().enable();
     ctx.barrier();
     const auto t0 = std::chrono::steady_clock::now();
     for (long k = 0; k < evals; ++k) model.vector_field(0.0, y.data(), f.data());

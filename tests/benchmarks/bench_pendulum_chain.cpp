@@ -5,7 +5,11 @@
 // relative energy error and angular-momentum-z change over the run, the manifold errors at
 // the end, the model's rhs/comm timers, the peak resident memory of every rank
 // (getrusage ru_maxrss), and per link: ns_per_link_step (wall), ns_per_link_step_core (times
-// ranks x threads) and peak_bytes_per_link (peak RSS of all ranks over N).
+// ranks x threads) and peak_bytes_per_link (peak RSS of all ranks over N); the memory yardstick
+// of the same run: copy_gb_s (a stream-like copy of a state-sized array, at least 32 MiB per
+// rank, by the same ranks and threads, STREAM's byte count), state_copy_ns_per_link (96 bytes
+// per link at that rate: the state read and written once) and step_in_state_copies (ns_per_link_step
+// over it).
 //   mpirun -n 2 build/tests/bench_pendulum_chain --N=1000000 --steps=10 [--dt=auto]
 //       [--method=rkmk4] [--initial=paper|random] [--length=1 | --total_length=L] [--blocks=0]
 //       [--warmup=1] [--max_energy_error=1e-3]   (--help lists the options)
@@ -72,6 +76,8 @@ int main(int argc, char** argv) {
          {"total_length", bench::Kind::Text, "",
           "length of the whole chain (links of total_length/N; replaces --length)"},
          {"blocks", bench::Kind::Int, "0", "virtual blocks (0: the model's default)"},
+         {"timers", bench::Kind::Text, "on",
+          "per-phase timers (rhs_seconds, comm_seconds): on, or off (no clock read per evaluation; the small systems' rows)"},
          {"max_energy_error", bench::Kind::Real, "1e-3",
           "largest relative energy error at the end of the timed steps for which a time is reported"}});
     if (const int rc = args.parse(argc, argv, ctx.is_root()); rc >= 0) {
@@ -96,6 +102,8 @@ int main(int argc, char** argv) {
       else if (initial == "random")
         dt = 1e-3;
     }
+    const bool timers = args.text("timers") == "on";
+    if (!timers && args.text("timers") != "off") bad = "--timers=" + args.text("timers") + ": give on or off";
     if (bad.empty() && steps < bench::kMinTimed) bad = "--steps=" + args.text("steps") + ": time at least 3 steps";
     if (bad.empty() && (!(dt > 0) || !std::isfinite(dt)))
       bad = "--dt=" + dt_text + (dt_text == "auto" ? ": auto knows initial = paper and random only; give a step"
@@ -129,6 +137,7 @@ int main(int argc, char** argv) {
         fo.t0 = dt * static_cast<double>(warmup);
         fo.steps = static_cast<std::uint64_t>(steps);
         ctx.timers().clear();
+        ctx.timers().enable(timers);
         ctx.barrier();
         const double t0 = MPI_Wtime();
         integrate_fixed(*stepper, y.data(), fo, nullptr);
@@ -140,6 +149,35 @@ int main(int argc, char** argv) {
         const double err = bench::energy_error(E0, E1), max_error = args.real("max_energy_error");
         const bool ok = bench::energy_ok(err, max_error);
         if (!ok) status = 3;
+
+        // The memory-bandwidth yardstick, in the same run: a stream-like copy by the same ranks
+        // and threads of an array of the state's size (6 doubles per link), at least 32 MiB per
+        // rank (beyond the caches: small systems get the machine's streaming rate, not the
+        // cost of a few cache lines), once untimed (first touch), then the best of 5; STREAM's
+        // byte count (16 bytes per entry, read and write).
+        double copy_s = 0.0;
+        const std::size_t copy_n = std::max<std::size_t>(y.size(), std::size_t{1} << 22);
+        {
+          const std::size_t n = copy_n;
+          std::vector<double> src(n), dst(n);
+          const bool threaded = omp_get_max_threads() > 1;
+          auto copy = [&] {
+#pragma omp parallel for schedule(static) if (threaded)
+            for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+          };
+#pragma omp parallel for schedule(static) if (threaded)
+          for (std::size_t i = 0; i < n; ++i) src[i] = y[i % y.size()];
+          copy();
+          copy_s = 1e300;
+          for (int r = 0; r < 5; ++r) {
+            ctx.barrier();
+            const double c0 = MPI_Wtime();
+            copy();
+            ctx.barrier();
+            copy_s = std::min(copy_s, ctx.max(MPI_Wtime() - c0));
+          }
+          if (dst[n / 2] != src[n / 2]) copy_s = 0.0;  // keeps the copy
+        }
 
         const double rss = max_rss_mb();
         std::vector<double> rss_all(static_cast<std::size_t>(ctx.size())), rss_setup_all(rss_all.size());
@@ -160,7 +198,7 @@ int main(int argc, char** argv) {
                       ctx.size(), omp_get_max_threads(), args.text("N").c_str(), args.text("method").c_str(),
                       initial.c_str(), dt, dt_text == "auto" ? "auto" : "given", warmup, steps, ok ? "ok" : "failed",
                       time(seconds).c_str(), time(seconds / nsteps).c_str(), time(100.0 * seconds / nsteps).c_str(),
-                      time(rhs_s).c_str(), time(comm_s).c_str(), E0, err, max_error, lz0, dlz, dlz / std::fabs(lz0),
+                      timers ? time(rhs_s).c_str() : "off", timers ? time(comm_s).c_str() : "off", E0, err, max_error, lz0, dlz, dlz / std::fabs(lz0),
                       end.get("unit_norm_error"), end.get("tangency_error"),
                       48.0 * static_cast<double>(model->global_components()) / 1048576.0);
           for (int r = 0; r < ctx.size(); ++r)
@@ -173,8 +211,15 @@ int main(int argc, char** argv) {
           double rss_sum = 0.0;
           for (double r : rss_all) rss_sum += r;
           const double ns_link = 1e9 * seconds / nsteps / links;
-          std::printf(" ns_per_link_step=%s ns_per_link_step_core=%s peak_bytes_per_link=%.6g\n", time(ns_link).c_str(),
+          std::printf(" ns_per_link_step=%s ns_per_link_step_core=%s peak_bytes_per_link=%.6g", time(ns_link).c_str(),
                       time(ns_link * ctx.size() * omp_get_max_threads()).c_str(), rss_sum * 1048576.0 / links);
+          // the copy: GB/s of all ranks, the time to stream the state once at that rate (read and
+          // write, per link), and the step's time in such copies (how often the step could have
+          // streamed its state through memory in the same time)
+          const double copy_bytes = 16.0 * static_cast<double>(copy_n) * ctx.size();
+          const double copy_gb_s = copy_bytes / copy_s / 1e9, state_copy_ns = 96.0 / copy_gb_s;
+          std::printf(" copy_gb_s=%.4g state_copy_ns_per_link=%.4g step_in_state_copies=%s\n", copy_gb_s,
+                      state_copy_ns, time(ns_link / state_copy_ns).c_str());
           std::fflush(stdout);
           if (!ok)
             std::fprintf(stderr,

@@ -1,0 +1,202 @@
+#include "groups/se3_ts2_batch.hpp"
+
+#include <stdexcept>
+
+#include "groups/se3_ts2_lanes.hpp"
+#include "parallel/loops.hpp"
+
+namespace lie::se3_ts2 {
+
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LIEBENCH_STAGE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define LIEBENCH_STAGE_CLONES
+#endif
+
+// One link of Space::rkmk_stage (the generic body in space.cpp, operation for operation):
+//   k = f (first) | dexpinv_u(f);  sigma = 0.0 + ck k (first; 0.0 if ck == 0) | sigma + ck k (ck != 0);
+//   last: y_out = exp_act(sigma, y);  otherwise u = 0.0 + cu k (0.0 if cu == 0), y_out = exp_act(u, y).
+// Each argument is a pointer to the link's 6 entries or a Strided lane; the outputs may be the
+// inputs. Returns the coefficient policy's validity.
+template <class Coef, bool First, bool Last, class Fi, class Ui, class Si, class Yi, class Uo, class So, class Yo>
+[[gnu::always_inline]] inline bool stage_lane(double ck, double cu, const Fi& f, const Ui& u, const Si& sg, const Yi& y,
+                                              Uo&& u_out, So&& sg_out, Yo&& y_out) {
+  double k[6];
+  bool ok = true;
+  if constexpr (First) {
+    for (int a = 0; a < 6; ++a) k[a] = f[a];
+  } else {
+    ok = dexpinv<Coef>(u, f, k);
+  }
+  const bool ck0 = ck == 0.0, cu0 = cu == 0.0;
+  double sn[6];
+  for (int a = 0; a < 6; ++a) {
+    if constexpr (First)
+      sn[a] = ck0 ? 0.0 : 0.0 + ck * k[a];
+    else
+      sn[a] = ck0 ? sg[a] : sg[a] + ck * k[a];
+  }
+  for (int a = 0; a < 6; ++a) sg_out[a] = sn[a];
+  bool ok2;
+  if constexpr (Last) {
+    ok2 = exp_act<Coef>(sn, y, y_out);
+  } else {
+    double un[6];
+    for (int a = 0; a < 6; ++a) un[a] = cu0 ? 0.0 : 0.0 + cu * k[a];
+    for (int a = 0; a < 6; ++a) u_out[a] = un[a];
+    ok2 = exp_act<Coef>(un, y, y_out);
+  }
+  return ok & ok2;
+}
+
+template <bool First, bool Last>
+void stage_scalar(double ck, double cu, const double* f, const double* u, const double* sg, const double* y,
+                  double* u_out, double* sg_out, double* y_out) {
+  stage_lane<Closed, First, Last>(ck, cu, f, u, sg, y, u_out, sg_out, y_out);
+}
+
+// The tile of kTile links starting at link i0 (pointers at the block's first entries):
+// gathered into structure-of-arrays tiles, one omp simd loop over the lanes (the stage in place
+// in the tiles), the links outside the series' range redone by the scalar kernel from the
+// untouched arrays, scattered back.
+template <bool First, bool Last>
+[[gnu::always_inline]] inline void stage_tile_body(double ck, double cu, const double* f, double* u, double* sg,
+                                                   const double* y, double* y_out, std::size_t i0) {
+  constexpr std::size_t T = kTile;
+  alignas(64) double F[6][T], U[6][T], S[6][T], Y[6][T];
+  alignas(64) long bad[T];
+  const std::size_t o = 6 * i0;
+  for (std::size_t i = 0; i < T; ++i)
+    for (int a = 0; a < 6; ++a) {
+      const std::size_t e = o + 6 * i + static_cast<std::size_t>(a);
+      F[a][i] = f[e];
+      U[a][i] = First ? 0.0 : u[e];
+      S[a][i] = First ? 0.0 : sg[e];
+      Y[a][i] = y[e];
+    }
+#pragma omp simd
+  for (std::size_t i = 0; i < T; ++i) {
+    const bool ok = stage_lane<Series, First, Last>(
+        ck, cu, Strided<const double, T>{&F[0][i]}, Strided<const double, T>{&U[0][i]},
+        Strided<const double, T>{&S[0][i]}, Strided<const double, T>{&Y[0][i]}, Strided<double, T>{&U[0][i]},
+        Strided<double, T>{&S[0][i]}, Strided<double, T>{&Y[0][i]});
+    bad[i] = ok ? 0 : 1;
+  }
+  for (std::size_t i = 0; i < T; ++i) {
+    const std::size_t e = o + 6 * i;
+    if (bad[i]) {
+      // outside the short series: the scalar kernel from the untouched inputs
+      stage_lane<Closed, First, Last>(ck, cu, f + e, u + e, sg + e, y + e, Strided<double, T>{&U[0][i]},
+                                      Strided<double, T>{&S[0][i]}, Strided<double, T>{&Y[0][i]});
+    }
+  }
+  for (std::size_t i = 0; i < T; ++i)
+    for (int a = 0; a < 6; ++a) {
+      const std::size_t e = o + 6 * i + static_cast<std::size_t>(a);
+      sg[e] = S[a][i];
+      if (!Last) u[e] = U[a][i];
+      y_out[e] = Y[a][i];
+    }
+}
+
+LIEBENCH_STAGE_CLONES
+void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
+                std::size_t i0) {
+  if (s.first && s.last)
+    stage_tile_body<true, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+  else if (s.first)
+    stage_tile_body<true, false>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+  else if (s.last)
+    stage_tile_body<false, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+  else
+    stage_tile_body<false, false>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+}
+
+// exp_act (Exp) or the exact dexpinv on a tile: out = op(a, b) link by link, out may be a or b.
+template <bool Exp>
+[[gnu::always_inline]] inline void binary_tile_body(const double* a, const double* b, double* out, std::size_t i0) {
+  constexpr std::size_t T = kTile;
+  alignas(64) double P[6][T], Q[6][T], O[6][T];
+  alignas(64) long bad[T];
+  const std::size_t o = 6 * i0;
+  for (std::size_t i = 0; i < T; ++i)
+    for (int c = 0; c < 6; ++c) {
+      const std::size_t e = o + 6 * i + static_cast<std::size_t>(c);
+      P[c][i] = a[e];
+      Q[c][i] = b[e];
+    }
+#pragma omp simd
+  for (std::size_t i = 0; i < T; ++i) {
+    const Strided<const double, T> p{&P[0][i]}, q{&Q[0][i]};
+    const bool ok = Exp ? exp_act<Series>(p, q, Strided<double, T>{&O[0][i]})
+                        : dexpinv<Series>(p, q, Strided<double, T>{&O[0][i]});
+    bad[i] = ok ? 0 : 1;
+  }
+  for (std::size_t i = 0; i < T; ++i) {
+    const std::size_t e = o + 6 * i;
+    if (bad[i]) {
+      if constexpr (Exp)
+        exp_act<Closed>(a + e, b + e, Strided<double, T>{&O[0][i]});
+      else
+        dexpinv<Closed>(a + e, b + e, Strided<double, T>{&O[0][i]});
+    }
+  }
+  for (std::size_t i = 0; i < T; ++i)
+    for (int c = 0; c < 6; ++c) out[o + 6 * i + static_cast<std::size_t>(c)] = O[c][i];
+}
+
+LIEBENCH_STAGE_CLONES
+void exp_act_tile(const double* xi, const double* y, double* out, std::size_t i0) {
+  binary_tile_body<true>(xi, y, out, i0);
+}
+LIEBENCH_STAGE_CLONES
+void dexpinv_tile(const double* u, const double* v, double* out, std::size_t i0) {
+  binary_tile_body<false>(u, v, out, i0);
+}
+
+}  // namespace
+
+void exp_act_batch(const double* xi, const double* y, double* out, std::size_t count, bool threaded) {
+  const std::size_t tiles = count / kTile;
+  par::for_each_index(tiles, threaded, [&](std::size_t t) { exp_act_tile(xi, y, out, t * kTile); });
+  for (std::size_t i = tiles * kTile; i < count; ++i) exp_act<Closed>(xi + 6 * i, y + 6 * i, out + 6 * i);
+}
+
+void dexpinv_batch(const double* u, const double* v, double* out, std::size_t count, bool threaded) {
+  const std::size_t tiles = count / kTile;
+  par::for_each_index(tiles, threaded, [&](std::size_t t) { dexpinv_tile(u, v, out, t * kTile); });
+  for (std::size_t i = tiles * kTile; i < count; ++i) dexpinv<Closed>(u + 6 * i, v + 6 * i, out + 6 * i);
+}
+
+void rkmk_stage_batch(const Space::RkmkStage& s, std::size_t alg_offset, std::size_t state_offset, std::size_t count,
+                      bool threaded) {
+  if (s.terms != kExactDexpinv) throw std::logic_error("se3_ts2::rkmk_stage_batch: exact dexpinv only");
+  const double* f = s.f + alg_offset;
+  double* u = s.u + alg_offset;
+  double* sg = s.sigma + alg_offset;
+  const double* y = s.y + state_offset;
+  double* y_out = s.y_out + state_offset;
+  // whole tiles across lanes; the remainder (all of a system smaller than a tile) link by link,
+  // without a tile's padding
+  const std::size_t tiles = count / kTile;
+  par::for_each_index(tiles, threaded, [&](std::size_t t) { stage_tile(s, f, u, sg, y, y_out, t * kTile); });
+  for (std::size_t i = tiles * kTile; i < count; ++i) rkmk_stage_scalar(s, alg_offset, state_offset, i);
+}
+
+void rkmk_stage_scalar(const Space::RkmkStage& s, std::size_t alg_offset, std::size_t state_offset, std::size_t i) {
+  const std::size_t o = alg_offset + 6 * i, so = state_offset + 6 * i;
+  const double *f = s.f + o, *u = s.u + o, *sg = s.sigma + o, *y = s.y + so;
+  double *uo = s.u + o, *sgo = s.sigma + o, *yo = s.y_out + so;
+  if (s.first && s.last)
+    stage_scalar<true, true>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
+  else if (s.first)
+    stage_scalar<true, false>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
+  else if (s.last)
+    stage_scalar<false, true>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
+  else
+    stage_scalar<false, false>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
+}
+
+}  // namespace lie::se3_ts2
