@@ -150,6 +150,8 @@ int main(int argc, char** argv) {
         const bool ok = bench::energy_ok(err, max_error);
         if (!ok) status = 3;
 
+        const double rss = max_rss_mb();
+        // (the peak memory above is the run's: the yardstick's arrays come after it)
         // The memory-bandwidth yardstick, in the same run: a stream-like copy by the same ranks
         // and threads of an array of the state's size (6 doubles per link), at least 32 MiB per
         // rank (beyond the caches: small systems get the machine's streaming rate, not the
@@ -179,7 +181,6 @@ int main(int argc, char** argv) {
           if (dst[n / 2] != src[n / 2]) copy_s = 0.0;  // keeps the copy
         }
 
-        const double rss = max_rss_mb();
         std::vector<double> rss_all(static_cast<std::size_t>(ctx.size())), rss_setup_all(rss_all.size());
         MPI_Gather(&rss, 1, MPI_DOUBLE, rss_all.data(), 1, MPI_DOUBLE, 0, ctx.comm());
         MPI_Gather(&rss_setup, 1, MPI_DOUBLE, rss_setup_all.data(), 1, MPI_DOUBLE, 0, ctx.comm());
