@@ -57,6 +57,19 @@ void stage_scalar(double ck, double cu, const double* f, const double* u, const 
   stage_lane<Closed, First, Last>(ck, cu, f, u, sg, y, u_out, sg_out, y_out);
 }
 
+// A tile in structure-of-arrays form: entry a of the tile's link i at [a][i].
+using Tile = double[6][kTile];
+
+// The tile of links i0 .. i0 + kTile - 1 of an array of 6 doubles per link, and back.
+[[gnu::always_inline]] inline void load_tile(const double* src, std::size_t i0, Tile& t) {
+  for (std::size_t i = 0; i < kTile; ++i)
+    for (int a = 0; a < 6; ++a) t[a][i] = src[6 * (i0 + i) + static_cast<std::size_t>(a)];
+}
+[[gnu::always_inline]] inline void store_tile(const Tile& t, std::size_t i0, double* dst) {
+  for (std::size_t i = 0; i < kTile; ++i)
+    for (int a = 0; a < 6; ++a) dst[6 * (i0 + i) + static_cast<std::size_t>(a)] = t[a][i];
+}
+
 // The tile of kTile links starting at link i0 (pointers at the block's first entries):
 // gathered into structure-of-arrays tiles, one omp simd loop over the lanes (the stage in place
 // in the tiles), the links outside the series' range redone by the scalar kernel from the
@@ -65,17 +78,15 @@ template <bool First, bool Last>
 [[gnu::always_inline]] inline void stage_tile_body(double ck, double cu, const double* f, double* u, double* sg,
                                                    const double* y, double* y_out, std::size_t i0) {
   constexpr std::size_t T = kTile;
-  alignas(64) double F[6][T], U[6][T], S[6][T], Y[6][T];
+  alignas(64) Tile F, U = {}, S = {}, Y;
   alignas(64) long bad[T];
   const std::size_t o = 6 * i0;
-  for (std::size_t i = 0; i < T; ++i)
-    for (int a = 0; a < 6; ++a) {
-      const std::size_t e = o + 6 * i + static_cast<std::size_t>(a);
-      F[a][i] = f[e];
-      U[a][i] = First ? 0.0 : u[e];
-      S[a][i] = First ? 0.0 : sg[e];
-      Y[a][i] = y[e];
-    }
+  load_tile(f, i0, F);
+  if (!First) {
+    load_tile(u, i0, U);
+    load_tile(sg, i0, S);
+  }
+  load_tile(y, i0, Y);
 #pragma omp simd
   for (std::size_t i = 0; i < T; ++i) {
     const bool ok = stage_lane<Series, First, Last>(
@@ -92,13 +103,9 @@ template <bool First, bool Last>
                                       Strided<double, T>{&S[0][i]}, Strided<double, T>{&Y[0][i]});
     }
   }
-  for (std::size_t i = 0; i < T; ++i)
-    for (int a = 0; a < 6; ++a) {
-      const std::size_t e = o + 6 * i + static_cast<std::size_t>(a);
-      sg[e] = S[a][i];
-      if (!Last) u[e] = U[a][i];
-      y_out[e] = Y[a][i];
-    }
+  store_tile(S, i0, sg);
+  if (!Last) store_tile(U, i0, u);
+  store_tile(Y, i0, y_out);
 }
 
 LIEBENCH_STAGE_CLONES
@@ -118,15 +125,11 @@ void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* s
 template <bool Exp>
 [[gnu::always_inline]] inline void binary_tile_body(const double* a, const double* b, double* out, std::size_t i0) {
   constexpr std::size_t T = kTile;
-  alignas(64) double P[6][T], Q[6][T], O[6][T];
+  alignas(64) Tile P, Q, O;
   alignas(64) long bad[T];
   const std::size_t o = 6 * i0;
-  for (std::size_t i = 0; i < T; ++i)
-    for (int c = 0; c < 6; ++c) {
-      const std::size_t e = o + 6 * i + static_cast<std::size_t>(c);
-      P[c][i] = a[e];
-      Q[c][i] = b[e];
-    }
+  load_tile(a, i0, P);
+  load_tile(b, i0, Q);
 #pragma omp simd
   for (std::size_t i = 0; i < T; ++i) {
     const Strided<const double, T> p{&P[0][i]}, q{&Q[0][i]};
@@ -143,8 +146,7 @@ template <bool Exp>
         dexpinv<Closed>(a + e, b + e, Strided<double, T>{&O[0][i]});
     }
   }
-  for (std::size_t i = 0; i < T; ++i)
-    for (int c = 0; c < 6; ++c) out[o + 6 * i + static_cast<std::size_t>(c)] = O[c][i];
+  store_tile(O, i0, out);
 }
 
 LIEBENCH_STAGE_CLONES
