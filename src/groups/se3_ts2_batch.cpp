@@ -51,10 +51,17 @@ template <class Coef, bool First, bool Last, class Fi, class Ui, class Si, class
   return ok & ok2;
 }
 
-template <bool First, bool Last>
-void stage_scalar(double ck, double cu, const double* f, const double* u, const double* sg, const double* y,
-                  double* u_out, double* sg_out, double* y_out) {
-  stage_lane<Closed, First, Last>(ck, cu, f, u, sg, y, u_out, sg_out, y_out);
+// fn.template operator()<First, Last>() for the stage's kind.
+template <class Fn>
+[[gnu::always_inline]] inline void with_stage_kind(const Space::RkmkStage& s, Fn&& fn) {
+  if (s.first && s.last)
+    fn.template operator()<true, true>();
+  else if (s.first)
+    fn.template operator()<true, false>();
+  else if (s.last)
+    fn.template operator()<false, true>();
+  else
+    fn.template operator()<false, false>();
 }
 
 // A tile in structure-of-arrays form: entry a of the tile's link i at [a][i].
@@ -78,11 +85,11 @@ template <bool First, bool Last>
 [[gnu::always_inline]] inline void stage_tile_body(double ck, double cu, const double* f, double* u, double* sg,
                                                    const double* y, double* y_out, std::size_t i0) {
   constexpr std::size_t T = kTile;
-  alignas(64) Tile F, U = {}, S = {}, Y;
+  alignas(64) Tile F, U, S, Y;  // the first stage reads no u, sigma (only writes them)
   alignas(64) long bad[T];
   const std::size_t o = 6 * i0;
   load_tile(f, i0, F);
-  if (!First) {
+  if constexpr (!First) {
     load_tile(u, i0, U);
     load_tile(sg, i0, S);
   }
@@ -111,6 +118,7 @@ template <bool First, bool Last>
 LIEBENCH_STAGE_CLONES
 void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
                 std::size_t i0) {
+  // spelled out, not with_stage_kind: a lambda's body is compiled for the default ISA, not this clone's
   if (s.first && s.last)
     stage_tile_body<true, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
   else if (s.first)
@@ -191,14 +199,9 @@ void rkmk_stage_scalar(const Space::RkmkStage& s, std::size_t alg_offset, std::s
   const std::size_t o = alg_offset + 6 * i, so = state_offset + 6 * i;
   const double *f = s.f + o, *u = s.u + o, *sg = s.sigma + o, *y = s.y + so;
   double *uo = s.u + o, *sgo = s.sigma + o, *yo = s.y_out + so;
-  if (s.first && s.last)
-    stage_scalar<true, true>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
-  else if (s.first)
-    stage_scalar<true, false>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
-  else if (s.last)
-    stage_scalar<false, true>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
-  else
-    stage_scalar<false, false>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
+  with_stage_kind(s, [&]<bool First, bool Last>() {
+    stage_lane<Closed, First, Last>(s.ck, s.cu, f, u, sg, y, uo, sgo, yo);
+  });
 }
 
 }  // namespace lie::se3_ts2

@@ -30,22 +30,18 @@ struct Closed {
   }
 };
 
-/// The short series only (no branch): valid, and bitwise equal to Closed, where t^2 < kShortSeriesT2.
+/// The short series only (no branch; so3.hpp's short branches): valid, and bitwise equal to
+/// Closed, where t^2 < kShortSeriesT2.
 struct Series {
   [[gnu::always_inline]] static bool exp(double t, double& A, double& B, double& C) {
-    using namespace so3::detail;
     const double t2 = t * t;
-    A = horner<8>(kSincShort, t2);
-    B = horner<8>(kOneMinusCosOverT2Short, t2);
-    C = horner<8>(kTMinusSinOverT3, t2);
-    return t2 < kShortSeriesT2;
+    so3::detail::exp_coefficients_short(t2, A, B, C);
+    return t2 < so3::detail::kShortSeriesT2;
   }
   [[gnu::always_inline]] static bool dexpinv(double t, double& g2, double& g2t) {
-    using namespace so3::detail;
     const double t2 = t * t;
-    g2 = horner<8>(kDexpinvG2, t2);
-    g2t = horner<8>(kDexpinvG2Tilde, t2);
-    return t2 < kShortSeriesT2;
+    so3::detail::dexpinv_g2_pair_short(t2, g2, g2t);
+    return t2 < so3::detail::kShortSeriesT2;
   }
 };
 

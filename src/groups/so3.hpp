@@ -230,6 +230,11 @@ inline double dexpinv_g2_tilde(double t) {
   const double t2 = t * t;
   return (1.0 - 12.0 * g2 + 4.0 * t2 * g2 * g2) / (4.0 * t2);
 }
+/// The 8-term branch of dexpinv_g2_pair alone (valid for t2 < kShortSeriesT2; the lanes' form).
+inline void dexpinv_g2_pair_short(double t2, double& g2, double& g2t) {
+  g2 = horner<8>(kDexpinvG2, t2);
+  g2t = horner<8>(kDexpinvG2Tilde, t2);
+}
 /// dexpinv_g2(t) and dexpinv_g2_tilde(t) together (the same values; the closed form's cot
 /// evaluated once).
 inline void dexpinv_g2_pair(double t, double& g2, double& g2t) {
@@ -242,6 +247,12 @@ inline void dexpinv_g2_pair(double t, double& g2, double& g2t) {
   const double t2 = t * t;
   g2t = (1.0 - 12.0 * g2 + 4.0 * t2 * g2 * g2) / (4.0 * t2);
 }
+/// The short branch alone (valid for t2 < kShortSeriesT2; also the lanes' branch-free form).
+inline void exp_coefficients_short(double t2, double& A, double& B, double& C) {
+  A = horner<8>(kSincShort, t2);
+  B = horner<8>(kOneMinusCosOverT2Short, t2);
+  C = horner<8>(kTMinusSinOverT3, t2);
+}
 /// sinc(t), one_minus_cos_over_t2(t) and t_minus_sin_over_t3(t) together (the exp of SE(3)).
 /// Below t = 0.25 (t^2 < kShortSeriesT2, the usual angle of an RKMK stage) all three are the
 /// 8-term Taylor polynomials in t^2 (truncation < 1e-22 relative): no sin, so the chain's
@@ -249,19 +260,9 @@ inline void dexpinv_g2_pair(double t, double& g2, double& g2t) {
 /// with the same bits. Above it: sin t evaluated once, the values of the functions above.
 inline void exp_coefficients(double t, double& A, double& B, double& C) {
   const double t2 = t * t;
-  if (t2 < kShortSeriesT2) {
-    A = horner<8>(kSincShort, t2);
-    B = horner<8>(kOneMinusCosOverT2Short, t2);
-    C = horner<8>(kTMinusSinOverT3, t2);
-    return;
-  }
-  double sin_t = 0.0;
-  if (t2 < 1e-6) {
-    A = 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0 * (1.0 - t2 / 42.0));
-  } else {
-    sin_t = std::sin(t);
-    A = sin_t / t;
-  }
+  if (t2 < kShortSeriesT2) return exp_coefficients_short(t2, A, B, C);
+  const double sin_t = std::sin(t);
+  A = sin_t / t;
   B = one_minus_cos_over_t2(t);
   C = t < kSeriesThreshold ? even_series(kTMinusSinOverT3, t) : (t - sin_t) / (t * t * t);  // t >= 2.5: sin_t set
 }
