@@ -211,7 +211,7 @@ static void forget_parallel(hid_t id) {
 void quiet_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 // ------------------------------------------------------------------ File
-File File::create(const std::string& path, MPI_Comm comm) {
+File File::create(const std::string& path, MPI_Comm comm, std::size_t user_block) {
   quiet_errors();
   File f;
   MPI_Comm_rank(comm, &f.rank_);
@@ -224,7 +224,9 @@ File File::create(const std::string& path, MPI_Comm comm) {
   // Metadata reads and writes collectively (fewer small requests on parallel file systems).
   H5Pset_all_coll_metadata_ops(fapl, 1);
   H5Pset_coll_metadata_write(fapl, 1);
-  const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  Handle fcpl(check_id(H5Pcreate(H5P_FILE_CREATE), "create file creation property list"));
+  if (user_block > 0) check(H5Pset_userblock(fcpl, static_cast<hsize_t>(user_block)), "set the user block's size");
+  const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl, fapl);
   if (id >= 0) {
     f.h_ = Handle(id);
     parallel_files().emplace_back(id, comm);

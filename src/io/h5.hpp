@@ -72,8 +72,9 @@ class Handle {
 class File {
  public:
   File() = default;
-  /// Creates (truncates) `path` with the MPI-IO driver on `comm`. Collective.
-  static File create(const std::string& path, MPI_Comm comm);
+  /// Creates (truncates) `path` with the MPI-IO driver on `comm`. Collective. With `user_block`
+  /// > 0 (a power of two >= 512) the file starts with that many bytes HDF5 leaves alone (io/seal.hpp).
+  static File create(const std::string& path, MPI_Comm comm, std::size_t user_block = 0);
   /// Creates (truncates) `path` with the serial driver (one process).
   static File create_serial(const std::string& path);
   /// Opens an existing file read-only with the serial driver.

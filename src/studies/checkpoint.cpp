@@ -12,6 +12,7 @@
 #include "core/quote.hpp"
 #include "io/h5.hpp"
 #include "io/safe_output.hpp"
+#include "io/seal.hpp"
 #include "studies/state_file.hpp"
 #include "studies/interrupt.hpp"
 #include "studies/output.hpp"
@@ -362,18 +363,34 @@ void Checkpointer::load(const std::string& path) {
     std::int64_t checksum;
   };
   std::vector<StateToRead> states;
+  // The seal first (io/seal.hpp; rank 0 reads the file once): a checkpoint of this version
+  // whose bytes changed is refused before HDF5 parses any of them (HDF5 1.10 follows a damaged
+  // heap reference into a segfault). An unsealed file is one of an earlier version.
+  std::string seal_problem;
+  int sealed = 0;
+  if (ctx_.rank() == 0) {
+    const io::SealCheck seal = io::check_seal(path);
+    sealed = seal.state == io::SealCheck::State::sealed ? 1 : 0;
+    if (seal.state == io::SealCheck::State::broken) seal_problem = seal.problem;
+  }
+  if (ctx_.size() > 1) {
+    seal_problem = par::broadcast_string(seal_problem, 0, ctx_.comm());
+    MPI_Bcast(&sealed, 1, MPI_INT, 0, ctx_.comm());
+  }
   try {
     corrupt = true;  // (a file HDF5 cannot open: truncated, overwritten, not HDF5)
+    if (!seal_problem.empty()) throw UsageError(seal_problem);
     h5::File f = h5::File::open_read(path);
     const hid_t root = f.id();
     corrupt = false;
     const std::string format = h5::has_attr(root, "format") ? h5::attr_string(root, "format") : "";
     const bool legacy = format == kCheckpointFormatWithoutAttributeSum;
-    if (format != kCheckpointFormat && !legacy)
+    if (format != kCheckpointFormat && format != kCheckpointFormatWithoutSeal && !legacy)
       throw UsageError("it is not a liebench checkpoint of this version (format " +
                        (format.empty() ? std::string("missing") : quote(format)) + ", expected " + kCheckpointFormat +
                        ")");
     corrupt = true;
+    if (format == kCheckpointFormat && !sealed) throw UsageError("its seal (the first " + std::to_string(io::kSealBytes) + " bytes) is missing");
     AttrSum sum;
     sum.add("/", "format", format);
     const std::string study = sum.got("/", "study", h5::attr_string(root, "study"));
@@ -589,7 +606,7 @@ void Checkpointer::between_runs() {
 
 void Checkpointer::write(const RunSnapshot* snap) {
   io::SafeOutput safe(path_, true, ctx_.comm());
-  h5::File f = h5::File::create(safe.temp_path(), ctx_.comm());
+  h5::File f = h5::File::create(safe.temp_path(), ctx_.comm(), io::kSealBytes);
   try {
     const hid_t root = f.id();
     AttrSum sum;
@@ -662,6 +679,16 @@ void Checkpointer::write(const RunSnapshot* snap) {
     }
     h5::attr(root, "attributes_checksum", sum.value());
     f.close();
+    // the seal over every byte, by rank 0 once the file is complete (io/seal.hpp)
+    std::string seal_error;
+    if (ctx_.rank() == 0) {
+      try {
+        io::seal_file(safe.temp_path());
+      } catch (const std::exception& e) {
+        seal_error = e.what();
+      }
+    }
+    f.agree(seal_error);
   } catch (const IoError& e) {
     // An I/O error (a full disk; thrown on every rank together, h5::File::agree): as
     // StudyOutput's destructor does, point the temporary's descriptors to memory and close it

@@ -28,8 +28,10 @@
 
 namespace lie::studies {
 
-inline constexpr const char* kCheckpointFormat = "liebench-checkpoint/3";  // 3: attributes_checksum
-/// Checkpoints of earlier versions (no checksum over their attributes): still continued.
+inline constexpr const char* kCheckpointFormat = "liebench-checkpoint/4";  // 4: sealed (io/seal.hpp)
+/// Checkpoints of earlier versions, still continued: without the seal (3), without the
+/// checksum over their attributes too (2).
+inline constexpr const char* kCheckpointFormatWithoutSeal = "liebench-checkpoint/3";
 inline constexpr const char* kCheckpointFormatWithoutAttributeSum = "liebench-checkpoint/2";
 
 /// A checkpoint was written after a signal: the study stops (exit status 5).

@@ -5,8 +5,9 @@
 # one line "corrupt checkpoint ... remove it to start over" and exit 2, or the flip hit bytes
 # nothing reads (HDF5 padding, free space) and the restart finishes bitwise equal to an
 # uninterrupted run; never "belongs to another run/experiment" (what a flipped byte in the
-# model's name was called before), a crash or a hang. A checkpoint of the previous format
-# (without the attributes' checksum) still continues.
+# model's name was called before), a crash or a hang. Since checkpoints are sealed (a hash of
+# every byte, io/seal.hpp) every flip is refused. Checkpoints of the previous formats (without
+# the seal; without the attributes' checksum too) still continue.
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/lib_studies.bash"
 source "$HERE/lib_checkpoint.bash"
@@ -87,21 +88,54 @@ for o in $offsets; do
   n=$((n + 1))
 done
 [[ $failures -eq $before ]] && ok "$n single-byte flips: $refused refused as corrupt, $accepted continued to the same bits"
-# a checkpoint of the previous format (no attributes_checksum) still continues
-if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
-  cp good.ckpt f.ckpt
-  /usr/bin/python3 - <<'PY'
-import h5py, numpy as np
+# the seal covers every byte: each flip is refused before HDF5 reads the file (a flipped
+# global-heap reference used to segfault HDF5 1.10 in H5HG_read)
+[[ $accepted -eq 0 ]] && ok "every flip refused (the seal)" || bad "$accepted flips were not refused"
+# one byte appended or cut off: refused
+cp good.ckpt f.ckpt; printf 'x' >> f.ckpt
+accepted=0 refused=0
+if restart "one byte appended" && [[ $refused -eq 1 ]]; then ok "one byte appended: corrupt"; else bad "one byte appended: accepted $accepted, refused $refused"; fi
+head -c $((size - 1)) good.ckpt > f.ckpt
+accepted=0 refused=0
+if restart "one byte cut off" && [[ $refused -eq 1 ]]; then ok "one byte cut off: corrupt"; else bad "one byte cut off: accepted $accepted, refused $refused"; fi
+# unseal FORMAT [DROP_SUM]: good.ckpt without its seal (the user block cut off: HDF5 finds the
+# superblock at byte 0), its format attribute FORMAT, without attributes_checksum if DROP_SUM
+unseal() {
+  /usr/bin/python3 - "$@" <<'PY'
+import sys, h5py, numpy as np
+M = (1 << 64) - 1
+def fnv(data, h=1469598103934665603):
+    for x in data:
+        h = ((h ^ x) * 1099511628211) & M
+    return h
+def entry(obj, name, value):  # AttrSum::add in src/studies/checkpoint.cpp
+    return fnv(value.encode(), fnv(name.encode(), fnv(obj.encode() + b"\0")))
+open("f.ckpt", "wb").write(open("good.ckpt", "rb").read()[512:])
 with h5py.File("f.ckpt", "r+") as f:
-    del f.attrs["attributes_checksum"]
-    f.attrs["format"] = "liebench-checkpoint/2"
+    old = f.attrs["format"]
+    old = old.decode() if isinstance(old, bytes) else old
+    f.attrs["format"] = sys.argv[1]
+    if len(sys.argv) > 2:
+        del f.attrs["attributes_checksum"]
+    else:  # the checksum over the attributes, with the format changed
+        s = (int(f.attrs["attributes_checksum"]) - entry("/", "format", old) + entry("/", "format", sys.argv[1])) & M
+        f.attrs["attributes_checksum"] = np.int64(s - (1 << 64) if s >> 63 else s)
 PY
+}
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+  # checkpoints of the previous formats (no seal; no attributes' checksum either) still continue
+  unseal liebench-checkpoint/3
   accepted=0 refused=0
-  restart "previous format" && [[ $accepted -eq 1 ]] && ok "a checkpoint of the previous format continues to the same bits"
-  cp good.ckpt f.ckpt
-  /usr/bin/python3 -c 'import h5py; f = h5py.File("f.ckpt", "r+"); del f.attrs["attributes_checksum"]'
+  if restart "format 3" && [[ $accepted -eq 1 ]]; then ok "a checkpoint of format 3 (no seal) continues to the same bits"; else bad "format 3: accepted $accepted, refused $refused"; fi
+  unseal liebench-checkpoint/2 drop
   accepted=0 refused=0
-  restart "no attributes_checksum" && [[ $refused -eq 1 ]] && ok "this format without its attributes' checksum: corrupt"
+  if restart "format 2" && [[ $accepted -eq 1 ]]; then ok "a checkpoint of format 2 (no attributes' checksum) continues to the same bits"; else bad "format 2: accepted $accepted, refused $refused"; fi
+  unseal liebench-checkpoint/3 drop
+  accepted=0 refused=0
+  if restart "format 3 without attributes_checksum" && [[ $refused -eq 1 ]]; then ok "format 3 without its attributes' checksum: corrupt"; else bad "format 3 without attributes_checksum: accepted $accepted, refused $refused"; fi
+  unseal liebench-checkpoint/4
+  accepted=0 refused=0
+  if restart "format 4 without its seal" && [[ $refused -eq 1 ]]; then ok "this format without its seal: corrupt"; else bad "format 4 without its seal: accepted $accepted, refused $refused"; fi
 fi
 [[ "$(md5sum < good.ckpt)" == "$(md5sum < c.h5.ckpt.h5)" ]] || bad "the original checkpoint changed"
 expect_status "the intact checkpoint continues" 0 "" "$LB" run conv.cfg -o c.h5 -q "${PROGRESS[@]}"

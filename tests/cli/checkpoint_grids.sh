@@ -108,7 +108,7 @@ b = bytearray(open("bad.h5.ckpt.h5", "rb").read())
 b[offset + 13] ^= 0x01
 open("flipped.ckpt.h5", "wb").write(bytes(b))
 PY
-  refused "checkpoint with a flipped bit refused" "does not match its checksum" --restart flipped.ckpt.h5
+  refused "checkpoint with a flipped bit refused" "do not match their seal" --restart flipped.ckpt.h5
   head -c 20000 bad.h5.ckpt.h5 > trunc.ckpt.h5
   refused "truncated checkpoint refused" "checkpoint trunc.ckpt.h5 is refused" --restart trunc.ckpt.h5
   expect_status "the kept checkpoint still continues" 0 "" "$LB" run conv_chain.cfg -o bad.h5 -q "${PROGRESS[@]}"

@@ -2,8 +2,8 @@
 # A checkpoint written by an earlier liebench, which lacked keys added to the suite since (a new
 # study kind's keys, say), continues bit for bit when those keys have their default values here; a key the checkpoint lacks with another value here, or a key missing that
 # is not new, is refused with one line naming it. (The earlier version is simulated by removing
-# lines from the checkpoint's identity, its attribute `config`, and its attributes' checksum,
-# which that version did not write.)
+# lines from the checkpoint's identity, its attribute `config`, its attributes' checksum and
+# its seal, which that version did not write.)
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/lib_studies.bash"
 source "$HERE/lib_checkpoint.bash"
@@ -32,6 +32,11 @@ stopped() {
   [[ $st -eq 5 && -e old.h5.ckpt.h5 ]] || { bad "setup: exit $st, no checkpoint: $(tail -2 run.log)"; return 1; }
   /usr/bin/python3 - "$@" <<'PY'
 import sys, h5py
+# an earlier liebench wrote no seal (io/seal.hpp): its user block cut off, HDF5 finds the
+# superblock at byte 0
+data = open("old.h5.ckpt.h5", "rb").read()
+assert data.startswith(b"liebench-seal/1 "), "the checkpoint is not sealed"
+open("old.h5.ckpt.h5", "wb").write(data[512:])
 with h5py.File("old.h5.ckpt.h5", "r+") as f:
     text = f.attrs["config"]
     text = text.decode() if isinstance(text, bytes) else text
