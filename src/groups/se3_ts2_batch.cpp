@@ -64,28 +64,33 @@ template <class Fn>
     fn.template operator()<false, false>();
 }
 
-// A tile in structure-of-arrays form: entry a of the tile's link i at [a][i].
-using Tile = double[6][kTile];
+// A tile of W links in structure-of-arrays form: entry a of the tile's link i at [a][i]. W is
+// kTile, or kPair for the links a block has beyond its whole tiles (small systems: N = 2 is one
+// pair, two lanes of one 128-bit vector instead of two scalar passes).
+inline constexpr std::size_t kPair = 2;
+template <std::size_t W>
+using Tile = double[6][W];
 
-// The tile of links i0 .. i0 + kTile - 1 of an array of 6 doubles per link, and back.
-[[gnu::always_inline]] inline void load_tile(const double* src, std::size_t i0, Tile& t) {
-  for (std::size_t i = 0; i < kTile; ++i)
+// The tile of links i0 .. i0 + W - 1 of an array of 6 doubles per link, and back.
+template <std::size_t W>
+[[gnu::always_inline]] inline void load_tile(const double* src, std::size_t i0, Tile<W>& t) {
+  for (std::size_t i = 0; i < W; ++i)
     for (int a = 0; a < 6; ++a) t[a][i] = src[6 * (i0 + i) + static_cast<std::size_t>(a)];
 }
-[[gnu::always_inline]] inline void store_tile(const Tile& t, std::size_t i0, double* dst) {
-  for (std::size_t i = 0; i < kTile; ++i)
+template <std::size_t W>
+[[gnu::always_inline]] inline void store_tile(const Tile<W>& t, std::size_t i0, double* dst) {
+  for (std::size_t i = 0; i < W; ++i)
     for (int a = 0; a < 6; ++a) dst[6 * (i0 + i) + static_cast<std::size_t>(a)] = t[a][i];
 }
 
-// The tile of kTile links starting at link i0 (pointers at the block's first entries):
+// The tile of W links starting at link i0 (pointers at the block's first entries):
 // gathered into structure-of-arrays tiles, one omp simd loop over the lanes (the stage in place
 // in the tiles), the links outside the series' range redone by the scalar kernel from the
 // untouched arrays, scattered back.
-template <bool First, bool Last>
+template <std::size_t T, bool First, bool Last>
 [[gnu::always_inline]] inline void stage_tile_body(double ck, double cu, const double* f, double* u, double* sg,
                                                    const double* y, double* y_out, std::size_t i0) {
-  constexpr std::size_t T = kTile;
-  alignas(64) Tile F, U, S, Y;  // the first stage reads no u, sigma (only writes them)
+  alignas(64) Tile<T> F, U, S, Y;  // the first stage reads no u, sigma (only writes them)
   alignas(64) long bad[T];
   const std::size_t o = 6 * i0;
   load_tile(f, i0, F);
@@ -115,25 +120,34 @@ template <bool First, bool Last>
   store_tile(Y, i0, y_out);
 }
 
+template <std::size_t W>
+[[gnu::always_inline]] inline void stage_tile_of(const Space::RkmkStage& s, const double* f, double* u, double* sg,
+                                                 const double* y, double* y_out, std::size_t i0) {
+  // spelled out, not with_stage_kind: a lambda's body is compiled for the default ISA, not this clone's
+  if (s.first && s.last)
+    stage_tile_body<W, true, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+  else if (s.first)
+    stage_tile_body<W, true, false>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+  else if (s.last)
+    stage_tile_body<W, false, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+  else
+    stage_tile_body<W, false, false>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+}
 LIEBENCH_STAGE_CLONES
 void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
                 std::size_t i0) {
-  // spelled out, not with_stage_kind: a lambda's body is compiled for the default ISA, not this clone's
-  if (s.first && s.last)
-    stage_tile_body<true, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
-  else if (s.first)
-    stage_tile_body<true, false>(s.ck, s.cu, f, u, sg, y, y_out, i0);
-  else if (s.last)
-    stage_tile_body<false, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
-  else
-    stage_tile_body<false, false>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+  stage_tile_of<kTile>(s, f, u, sg, y, y_out, i0);
+}
+LIEBENCH_STAGE_CLONES
+void stage_pair(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
+                std::size_t i0) {
+  stage_tile_of<kPair>(s, f, u, sg, y, y_out, i0);
 }
 
 // exp_act (Exp) or the exact dexpinv on a tile: out = op(a, b) link by link, out may be a or b.
-template <bool Exp>
+template <std::size_t T, bool Exp>
 [[gnu::always_inline]] inline void binary_tile_body(const double* a, const double* b, double* out, std::size_t i0) {
-  constexpr std::size_t T = kTile;
-  alignas(64) Tile P, Q, O;
+  alignas(64) Tile<T> P, Q, O;
   alignas(64) long bad[T];
   const std::size_t o = 6 * i0;
   load_tile(a, i0, P);
@@ -159,11 +173,19 @@ template <bool Exp>
 
 LIEBENCH_STAGE_CLONES
 void exp_act_tile(const double* xi, const double* y, double* out, std::size_t i0) {
-  binary_tile_body<true>(xi, y, out, i0);
+  binary_tile_body<kTile, true>(xi, y, out, i0);
 }
 LIEBENCH_STAGE_CLONES
 void dexpinv_tile(const double* u, const double* v, double* out, std::size_t i0) {
-  binary_tile_body<false>(u, v, out, i0);
+  binary_tile_body<kTile, false>(u, v, out, i0);
+}
+LIEBENCH_STAGE_CLONES
+void exp_act_pair(const double* xi, const double* y, double* out, std::size_t i0) {
+  binary_tile_body<kPair, true>(xi, y, out, i0);
+}
+LIEBENCH_STAGE_CLONES
+void dexpinv_pair(const double* u, const double* v, double* out, std::size_t i0) {
+  binary_tile_body<kPair, false>(u, v, out, i0);
 }
 
 }  // namespace
@@ -171,13 +193,17 @@ void dexpinv_tile(const double* u, const double* v, double* out, std::size_t i0)
 void exp_act_batch(const double* xi, const double* y, double* out, std::size_t count, bool threaded) {
   const std::size_t tiles = count / kTile;
   par::for_each_index(tiles, threaded, [&](std::size_t t) { exp_act_tile(xi, y, out, t * kTile); });
-  for (std::size_t i = tiles * kTile; i < count; ++i) exp_act<Closed>(xi + 6 * i, y + 6 * i, out + 6 * i);
+  std::size_t i = tiles * kTile;
+  for (; i + kPair <= count; i += kPair) exp_act_pair(xi, y, out, i);
+  for (; i < count; ++i) exp_act<Closed>(xi + 6 * i, y + 6 * i, out + 6 * i);
 }
 
 void dexpinv_batch(const double* u, const double* v, double* out, std::size_t count, bool threaded) {
   const std::size_t tiles = count / kTile;
   par::for_each_index(tiles, threaded, [&](std::size_t t) { dexpinv_tile(u, v, out, t * kTile); });
-  for (std::size_t i = tiles * kTile; i < count; ++i) dexpinv<Closed>(u + 6 * i, v + 6 * i, out + 6 * i);
+  std::size_t i = tiles * kTile;
+  for (; i + kPair <= count; i += kPair) dexpinv_pair(u, v, out, i);
+  for (; i < count; ++i) dexpinv<Closed>(u + 6 * i, v + 6 * i, out + 6 * i);
 }
 
 void rkmk_stage_batch(const Space::RkmkStage& s, std::size_t alg_offset, std::size_t state_offset, std::size_t count,
@@ -188,11 +214,13 @@ void rkmk_stage_batch(const Space::RkmkStage& s, std::size_t alg_offset, std::si
   double* sg = s.sigma + alg_offset;
   const double* y = s.y + state_offset;
   double* y_out = s.y_out + state_offset;
-  // whole tiles across lanes; the remainder (all of a system smaller than a tile) link by link,
-  // without a tile's padding
+  // whole tiles across lanes; the remainder (all of a system smaller than a tile) in pairs of
+  // lanes, without a tile's padding, an odd last link alone
   const std::size_t tiles = count / kTile;
   par::for_each_index(tiles, threaded, [&](std::size_t t) { stage_tile(s, f, u, sg, y, y_out, t * kTile); });
-  for (std::size_t i = tiles * kTile; i < count; ++i) rkmk_stage_scalar(s, alg_offset, state_offset, i);
+  std::size_t i = tiles * kTile;
+  for (; i + kPair <= count; i += kPair) stage_pair(s, f, u, sg, y, y_out, i);
+  for (; i < count; ++i) rkmk_stage_scalar(s, alg_offset, state_offset, i);
 }
 
 void rkmk_stage_scalar(const Space::RkmkStage& s, std::size_t alg_offset, std::size_t state_offset, std::size_t i) {

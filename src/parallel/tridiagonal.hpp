@@ -89,6 +89,26 @@ void PartitionedTridiagonal::solve(const Context& ctx, RowFn&& row, double* x) {
   const std::size_t B = layout_.blocks();
   const long nb = static_cast<long>(lb.size());
 
+  if (B == 1) {
+    // One block (small systems: the chain below 17 links): no separators, so x is the sweep's
+    // y (phase 3's combine(y, u, v, 0, 0) is y bit for bit); the r sweep alone, the arithmetic
+    // of phase 1's y, without u, v, the records and the reduced system.
+    const std::size_t n = nb == 1 ? layout_.local_size() : 0;
+    double cprev = 0.0, yprev = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const TridiagonalRow R = row(i);
+      const double lo = i == 0 ? 0.0 : R.lower;
+      const double inv = 1.0 / (R.diag - lo * cprev);
+      cprev = R.upper * inv;
+      yprev = (R.rhs - lo * yprev) * inv;
+      cv_[i] = cprev;
+      x[i] = yprev;
+    }
+    for (std::size_t i = n; i-- > 1;) x[i - 1] -= cv_[i - 1] * x[i];
+    before_ = after_ = 0.0;
+    return;
+  }
+
   // Phase 1: per block, Thomas forward sweep on the interior with the three right-hand
   // sides r, e_first, e_last, back substitution, and the block record. The sweeps are chains
   // of dependent divisions (latency-bound): kLanes consecutive blocks are swept together, row

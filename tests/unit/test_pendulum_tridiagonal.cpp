@@ -99,3 +99,23 @@ TEST(PartitionedTridiagonal, ThreadsDoNotChangeBits) {
   omp_set_num_threads(saved);
   EXPECT_EQ(0, std::memcmp(x1.data(), x2.data(), x1.size() * sizeof(double)));
 }
+
+TEST(PartitionedTridiagonal, OneBlockIsTheThomasSweepBitForBit) {
+  // B = 1 takes the single sweep (no u, v, records, reduced system): the operations of the
+  // textbook Thomas algorithm below, which phase 1's y sweep and phase 3's combine(y, u, v, 0, 0)
+  // gave before, bit for bit.
+  for (std::size_t n : {1, 2, 3, 16, 101}) {
+    const System s = random_system(n, 77 + n, n % 2 == 0);
+    std::vector<double> c(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double lo = i == 0 ? 0.0 : s.lower[i];
+      const double inv = 1.0 / (s.diag[i] - lo * (i == 0 ? 0.0 : c[i - 1]));
+      c[i] = s.upper[i] * inv;
+      y[i] = (s.rhs[i] - lo * (i == 0 ? 0.0 : y[i - 1])) * inv;
+    }
+    for (std::size_t i = n - 1; i-- > 0;) y[i] = y[i] - c[i] * y[i + 1];
+    const auto x = partitioned_solve(s, 1);
+    EXPECT_EQ(0, std::memcmp(x.data(), y.data(), n * sizeof(double))) << n;
+    EXPECT_LT(rel(x, dense_solve(s)), 1e-13) << n;
+  }
+}
