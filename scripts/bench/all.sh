@@ -148,13 +148,6 @@ for N in "${CHAIN_NS[@]}"; do
     emit chain_odeint_N$N $r one "$T/baseline_odeint_pendulum" --N=$N --dt=1e-3 --min_time=$MIN_TIME
   done
 done
-# The same step at h = 1e-4 (N = 10^6; 10^4 in --quick): every link turns by less than 0.25 rad
-# per stage, inside the vector lanes' series, where at h = 1e-3 the random state turns most
-# links by about a radian and the scalar kernel redoes them (results/performance/notes.md).
-SMALL_ANGLE_N=$( ((QUICK)) && echo 10000 || echo 1000000)
-for ((r = 1; r <= REPEAT; ++r)); do
-  emit chain_rkmk4_small_angle $r one "$T/bench_pendulum_chain" --N=$SMALL_ANGLE_N --steps=$CHAIN_STEPS --dt=1e-4 --initial=random --method=rkmk4
-done
 
 # ---- target 1: pair interactions against LAMMPS (J1's script), and the suite's own pair rate
 # dipolar_vs_lammps.sh [BUILD_DIR] [REPEATS] [N ...] prints '#' lines, then one line per N:

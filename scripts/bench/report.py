@@ -182,16 +182,6 @@ for N in chain_ns:
         fmt(odl, "ns") + " (Odeint RK4)", fmt(ratio(nsl, odl)), "<= 150 ns and < Odeint",
         None if nsl is None or od is None else (nsl <= 150 and nsl < odl),
         fail=failed(f"chain_rkmk4_N{N}", f"chain_odeint_N{N}"))
-sa = med("chain_rkmk4_small_angle", "s_per_step")
-if sa is not None:
-    N = int(med("chain_rkmk4_small_angle", "N"))
-    od = med(f"chain_odeint_N{N}", "s_per_step")
-    nsl, odl = 1e9 * sa / N, (1e9 * od / N if od else None)
-    add("chain_step_small_angle", f"3. RKMK4 step per link, N = 10^{len(str(N)) - 1}, h = 1e-4 "
-        "(every link's angle per stage < 0.25: all in vector lanes)", fmt(nsl, "ns"),
-        fmt(odl, "ns") + " (Odeint RK4)", fmt(ratio(nsl, odl)), "<= 150 ns and < Odeint",
-        None if odl is None else (nsl <= 150 and nsl < odl),
-        fail=failed("chain_rkmk4_small_angle", f"chain_odeint_N{N}"))
 if not any(N >= 1000000 for N in chain_ns):
     add("chain_step_N1000000", "3. RKMK4 step per link, N = 10^6", "-", "-", "-", "<= 150 ns and < Odeint", None,
         missing="N = 10^6 not run (--quick)")

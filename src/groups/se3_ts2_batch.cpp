@@ -21,10 +21,10 @@ namespace {
 // Each argument is a pointer to the link's 6 entries or a Strided lane; the outputs may be the
 // inputs. Returns the coefficient policy's validity.
 template <class Coef, bool First, bool Last, class Fi, class Ui, class Si, class Yi, class Uo, class So, class Yo>
-[[gnu::always_inline]] inline bool stage_lane(double ck, double cu, const Fi& f, const Ui& u, const Si& sg, const Yi& y,
+[[gnu::always_inline]] inline long stage_lane(double ck, double cu, const Fi& f, const Ui& u, const Si& sg, const Yi& y,
                                               Uo&& u_out, So&& sg_out, Yo&& y_out) {
   double k[6];
-  bool ok = true;
+  long ok = 1;
   if constexpr (First) {
     for (int a = 0; a < 6; ++a) k[a] = f[a];
   } else {
@@ -39,7 +39,7 @@ template <class Coef, bool First, bool Last, class Fi, class Ui, class Si, class
       sn[a] = ck0 ? sg[a] : sg[a] + ck * k[a];
   }
   for (int a = 0; a < 6; ++a) sg_out[a] = sn[a];
-  bool ok2;
+  long ok2;
   if constexpr (Last) {
     ok2 = exp_act<Coef>(sn, y, y_out);
   } else {
@@ -83,14 +83,33 @@ template <std::size_t W>
     for (int a = 0; a < 6; ++a) dst[6 * (i0 + i) + static_cast<std::size_t>(a)] = t[a][i];
 }
 
+// The stage on a tile's lanes with the short series: inputs F, U, S, Y (U and S unread in the
+// first stage), outputs Uo, So, Yo; bad[i] = 1 where lane i's angles are outside the series.
+// (A function of its own, with the tiles as references: written inline in stage_tile_body, GCC
+// 12 left the middle stages' loop unvectorized: "no vectype" for the U tile's loads.)
+template <std::size_t T, bool First, bool Last>
+[[gnu::always_inline]] inline void stage_lanes(double ck, double cu, const Tile<T>& F, const Tile<T>& U,
+                                               const Tile<T>& S, const Tile<T>& Y, Tile<T>& Uo, Tile<T>& So,
+                                               Tile<T>& Yo, long (&bad)[T]) {
+#pragma omp simd
+  for (std::size_t i = 0; i < T; ++i) {
+    const long ok = stage_lane<Series, First, Last>(
+        ck, cu, Strided<const double, T>{&F[0][i]}, Strided<const double, T>{&U[0][i]},
+        Strided<const double, T>{&S[0][i]}, Strided<const double, T>{&Y[0][i]}, Strided<double, T>{&Uo[0][i]},
+        Strided<double, T>{&So[0][i]}, Strided<double, T>{&Yo[0][i]});
+    bad[i] = 1 - ok;
+  }
+}
+
 // The tile of W links starting at link i0 (pointers at the block's first entries):
-// gathered into structure-of-arrays tiles, one omp simd loop over the lanes (the stage in place
-// in the tiles), the links outside the series' range redone by the scalar kernel from the
-// untouched arrays, scattered back.
+// gathered into structure-of-arrays tiles, one omp simd loop over the lanes (inputs and outputs
+// in separate tiles: written in place, the lanes' stores could alias their loads and the
+// compiler kept every intermediate in memory), the links outside the series' range redone by
+// the scalar kernel from the untouched arrays, scattered back.
 template <std::size_t T, bool First, bool Last>
 [[gnu::always_inline]] inline void stage_tile_body(double ck, double cu, const double* f, double* u, double* sg,
                                                    const double* y, double* y_out, std::size_t i0) {
-  alignas(64) Tile<T> F, U, S, Y;  // the first stage reads no u, sigma (only writes them)
+  alignas(64) Tile<T> F, U, S, Y, Uo, So, Yo;  // the first stage reads no u, sigma (only writes them)
   alignas(64) long bad[T];
   const std::size_t o = 6 * i0;
   load_tile(f, i0, F);
@@ -99,25 +118,18 @@ template <std::size_t T, bool First, bool Last>
     load_tile(sg, i0, S);
   }
   load_tile(y, i0, Y);
-#pragma omp simd
-  for (std::size_t i = 0; i < T; ++i) {
-    const bool ok = stage_lane<Series, First, Last>(
-        ck, cu, Strided<const double, T>{&F[0][i]}, Strided<const double, T>{&U[0][i]},
-        Strided<const double, T>{&S[0][i]}, Strided<const double, T>{&Y[0][i]}, Strided<double, T>{&U[0][i]},
-        Strided<double, T>{&S[0][i]}, Strided<double, T>{&Y[0][i]});
-    bad[i] = ok ? 0 : 1;
-  }
+  stage_lanes<T, First, Last>(ck, cu, F, U, S, Y, Uo, So, Yo, bad);
   for (std::size_t i = 0; i < T; ++i) {
     const std::size_t e = o + 6 * i;
     if (bad[i]) {
       // outside the short series: the scalar kernel from the untouched inputs
-      stage_lane<Closed, First, Last>(ck, cu, f + e, u + e, sg + e, y + e, Strided<double, T>{&U[0][i]},
-                                      Strided<double, T>{&S[0][i]}, Strided<double, T>{&Y[0][i]});
+      stage_lane<Closed, First, Last>(ck, cu, f + e, u + e, sg + e, y + e, Strided<double, T>{&Uo[0][i]},
+                                      Strided<double, T>{&So[0][i]}, Strided<double, T>{&Yo[0][i]});
     }
   }
-  store_tile(S, i0, sg);
-  if (!Last) store_tile(U, i0, u);
-  store_tile(Y, i0, y_out);
+  store_tile(So, i0, sg);
+  if (!Last) store_tile(Uo, i0, u);
+  store_tile(Yo, i0, y_out);
 }
 
 template <std::size_t W>
@@ -155,7 +167,7 @@ template <std::size_t T, bool Exp>
 #pragma omp simd
   for (std::size_t i = 0; i < T; ++i) {
     const Strided<const double, T> p{&P[0][i]}, q{&Q[0][i]};
-    const bool ok = Exp ? exp_act<Series>(p, q, Strided<double, T>{&O[0][i]})
+    const long ok = Exp ? exp_act<Series>(p, q, Strided<double, T>{&O[0][i]})
                         : dexpinv<Series>(p, q, Strided<double, T>{&O[0][i]});
     bad[i] = ok ? 0 : 1;
   }

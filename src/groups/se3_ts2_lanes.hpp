@@ -12,6 +12,10 @@
 // Coefficients: `Series` uses only the 8-term Taylor polynomials in t^2 (branch-free, valid for
 // t^2 < kShortSeriesT2, and says whether it was); `Closed` is the scalar path for every angle
 // (so3::detail::exp_coefficients, dexpinv_g2_pair), equal to `Series` where `Series` is valid.
+// Validity is a `long` (1 valid, 0 not), one 64-bit integer per double lane: as `bool`s, the
+// two flags of a middle RKMK stage (dexpinv's and the exp action's) made a vector mask GCC 12
+// could not type, and it left that stage's lane loop scalar (measured: 240 -> 162 ns per
+// link-step on the chain once it vectorized).
 #include <cstddef>
 
 #include "groups/so3.hpp"
@@ -20,28 +24,28 @@ namespace lie::se3_ts2 {
 
 /// Coefficients of any angle (branches; the scalar kernels).
 struct Closed {
-  static bool exp(double t, double& A, double& B, double& C) {
+  static long exp(double t, double& A, double& B, double& C) {
     so3::detail::exp_coefficients(t, A, B, C);
-    return true;
+    return 1L;
   }
-  static bool dexpinv(double t, double& g2, double& g2t) {
+  static long dexpinv(double t, double& g2, double& g2t) {
     so3::detail::dexpinv_g2_pair(t, g2, g2t);
-    return true;
+    return 1L;
   }
 };
 
 /// The short series only (no branch; so3.hpp's short branches): valid, and bitwise equal to
 /// Closed, where t^2 < kShortSeriesT2.
 struct Series {
-  [[gnu::always_inline]] static bool exp(double t, double& A, double& B, double& C) {
+  [[gnu::always_inline]] static long exp(double t, double& A, double& B, double& C) {
     const double t2 = t * t;
     so3::detail::exp_coefficients_short(t2, A, B, C);
-    return t2 < so3::detail::kShortSeriesT2;
+    return t2 < so3::detail::kShortSeriesT2 ? 1L : 0L;
   }
-  [[gnu::always_inline]] static bool dexpinv(double t, double& g2, double& g2t) {
+  [[gnu::always_inline]] static long dexpinv(double t, double& g2, double& g2t) {
     const double t2 = t * t;
     so3::detail::dexpinv_g2_pair_short(t2, g2, g2t);
-    return t2 < so3::detail::kShortSeriesT2;
+    return t2 < so3::detail::kShortSeriesT2 ? 1L : 0L;
   }
 };
 
@@ -69,12 +73,12 @@ template <class X>
 /// out may alias y. Returns the coefficient policy's validity.
 /// xi, y, out: a pointer to 6 doubles or a Strided lane.
 template <class Coef, class Xi, class Y, class Out>
-[[gnu::always_inline]] inline bool exp_act(const Xi& xi, const Y& y, Out&& out) {
+[[gnu::always_inline]] inline long exp_act(const Xi& xi, const Y& y, Out&& out) {
   using detail::cross;
   const double u[3] = {xi[0], xi[1], xi[2]}, v[3] = {xi[3], xi[4], xi[5]};
   const double q[3] = {y[0], y[1], y[2]}, w[3] = {y[3], y[4], y[5]};
   double A, B, C;
-  const bool ok = Coef::exp(detail::norm3(u), A, B, C);
+  const long ok = Coef::exp(detail::norm3(u), A, B, C);
   double uxq[3], uxw[3], uxv[3], uuxq[3], uuxw[3], uuxv[3];
   cross(u, q, uxq);
   cross(u, w, uxw);
@@ -101,13 +105,13 @@ template <class Coef, class Xi, class Y, class Out>
 /// (the terms with the constants 1 and 0 included, so that signed zeros are the same).
 /// out must not alias x or y. Returns the coefficient policy's validity.
 template <class Coef, class X, class Y, class Out>
-[[gnu::always_inline]] inline bool dexpinv(const X& x, const Y& y, Out&& out) {
+[[gnu::always_inline]] inline long dexpinv(const X& x, const Y& y, Out&& out) {
   using detail::cross;
   const double phi0 = 1.0, g1 = -0.5, g1t = 0.0;
   const double A[3] = {x[0], x[1], x[2]}, a[3] = {x[3], x[4], x[5]};
   const double B[3] = {y[0], y[1], y[2]}, b[3] = {y[3], y[4], y[5]};
   double g2, g2t;
-  const bool ok = Coef::dexpinv(detail::norm3(A), g2, g2t);
+  const long ok = Coef::dexpinv(detail::norm3(A), g2, g2t);
   const double rho = A[0] * a[0] + A[1] * a[1] + A[2] * a[2];
   double AxB[3], AxAxB[3], axB[3], Axb[3], axAxB[3], AxaxB[3], AxAxb[3];
   cross(A, B, AxB);
