@@ -183,39 +183,46 @@ template <std::size_t T, bool Exp>
   store_tile(O, i0, out);
 }
 
+// exp_act (exp) or dexpinv on a tile or a pair (spelled out: a lambda's body is compiled for
+// the default ISA, not the clone's).
 LIEBENCH_STAGE_CLONES
-void exp_act_tile(const double* xi, const double* y, double* out, std::size_t i0) {
-  binary_tile_body<kTile, true>(xi, y, out, i0);
+void binary_tile(bool exp, const double* a, const double* b, double* out, std::size_t i0) {
+  if (exp)
+    binary_tile_body<kTile, true>(a, b, out, i0);
+  else
+    binary_tile_body<kTile, false>(a, b, out, i0);
 }
 LIEBENCH_STAGE_CLONES
-void dexpinv_tile(const double* u, const double* v, double* out, std::size_t i0) {
-  binary_tile_body<kTile, false>(u, v, out, i0);
+void binary_pair(bool exp, const double* a, const double* b, double* out, std::size_t i0) {
+  if (exp)
+    binary_tile_body<kPair, true>(a, b, out, i0);
+  else
+    binary_tile_body<kPair, false>(a, b, out, i0);
 }
-LIEBENCH_STAGE_CLONES
-void exp_act_pair(const double* xi, const double* y, double* out, std::size_t i0) {
-  binary_tile_body<kPair, true>(xi, y, out, i0);
-}
-LIEBENCH_STAGE_CLONES
-void dexpinv_pair(const double* u, const double* v, double* out, std::size_t i0) {
-  binary_tile_body<kPair, false>(u, v, out, i0);
+
+// out = op(a, b) on `count` links: whole tiles, then pairs, an odd last link alone.
+template <bool Exp>
+void binary_batch(const double* a, const double* b, double* out, std::size_t count, bool threaded) {
+  const std::size_t tiles = count / kTile;
+  par::for_each_index(tiles, threaded, [&](std::size_t t) { binary_tile(Exp, a, b, out, t * kTile); });
+  std::size_t i = tiles * kTile;
+  for (; i + kPair <= count; i += kPair) binary_pair(Exp, a, b, out, i);
+  for (; i < count; ++i) {
+    if constexpr (Exp)
+      exp_act<Closed>(a + 6 * i, b + 6 * i, out + 6 * i);
+    else
+      dexpinv<Closed>(a + 6 * i, b + 6 * i, out + 6 * i);
+  }
 }
 
 }  // namespace
 
 void exp_act_batch(const double* xi, const double* y, double* out, std::size_t count, bool threaded) {
-  const std::size_t tiles = count / kTile;
-  par::for_each_index(tiles, threaded, [&](std::size_t t) { exp_act_tile(xi, y, out, t * kTile); });
-  std::size_t i = tiles * kTile;
-  for (; i + kPair <= count; i += kPair) exp_act_pair(xi, y, out, i);
-  for (; i < count; ++i) exp_act<Closed>(xi + 6 * i, y + 6 * i, out + 6 * i);
+  binary_batch<true>(xi, y, out, count, threaded);
 }
 
 void dexpinv_batch(const double* u, const double* v, double* out, std::size_t count, bool threaded) {
-  const std::size_t tiles = count / kTile;
-  par::for_each_index(tiles, threaded, [&](std::size_t t) { dexpinv_tile(u, v, out, t * kTile); });
-  std::size_t i = tiles * kTile;
-  for (; i + kPair <= count; i += kPair) dexpinv_pair(u, v, out, i);
-  for (; i < count; ++i) dexpinv<Closed>(u + 6 * i, v + 6 * i, out + 6 * i);
+  binary_batch<false>(u, v, out, count, threaded);
 }
 
 void rkmk_stage_batch(const Space::RkmkStage& s, std::size_t alg_offset, std::size_t state_offset, std::size_t count,
