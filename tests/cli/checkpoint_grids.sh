@@ -14,14 +14,16 @@ source "$HERE/lib_checkpoint.bash"
 
 # Each a few seconds of work on one core (so that the kills land inside a run); the settings are
 # the suite's choice for the test, not a source's.
+# (4x the steps of the first version: the small-system path made the 8-link study short enough
+# for a loaded machine to finish it between two progress polls)
 cat > conv_chain.cfg <<'CFG'
 study = convergence
 model = nfold_pendulum
 methods = rkmk4, rkmk5
-steps = 4000, 8000, 16000
+steps = 16000, 32000, 64000
 t_final = 4
 reference.method = rkmk5
-reference.steps = 32000
+reference.steps = 128000
 [nfold_pendulum]
 N = 8
 blocks = 2
@@ -88,9 +90,9 @@ if [[ $st -eq 5 ]]; then
     else ok "$name"; fi
   }
   refused "another method list refused" "methods = rkmk4, rkmk5 there, rkmk4 here" --methods=rkmk4
-  refused "another step grid refused" "steps = 4000, 8000, 16000 there, 4000,8000 here" --steps=4000,8000
+  refused "another step grid refused" "steps = 16000, 32000, 64000 there, 16000,32000 here" --steps=16000,32000
   refused "another N refused" "nfold_pendulum.N = 8 there, 6 here" --nfold_pendulum.N=6
-  refused "another reference refused" "reference.steps = 32000 there, 16000 here" --reference.steps=16000
+  refused "another reference refused" "reference.steps = 128000 there, 64000 here" --reference.steps=64000
   refused "another part refused" "(part) = 1/1 there, 1/2 here" --part=1/2
   refused "another model refused" "model 'nfold_pendulum'" --model=dipolar
   [[ "$(md5sum < bad.h5.ckpt.h5)" == "$sum" ]] && ok "refused checkpoint kept intact" || bad "checkpoint changed"
