@@ -84,9 +84,8 @@ template <std::size_t W>
 }
 
 // The stage on a tile's lanes with the short series: inputs F, U, S, Y (U and S unread in the
-// first stage), outputs Uo, So, Yo; bad[i] = 1 where lane i's angles are outside the series.
-// (A function of its own, with the tiles as references: written inline in stage_tile_body, GCC
-// 12 left the middle stages' loop unvectorized: "no vectype" for the U tile's loads.)
+// first stage), outputs Uo, So, Yo; bad[i] = 1 where lane i's angles are outside the series
+// (the validity flags are longs: se3_ts2_lanes.hpp says why).
 template <std::size_t T, bool First, bool Last>
 [[gnu::always_inline]] inline void stage_lanes(double ck, double cu, const Tile<T>& F, const Tile<T>& U,
                                                const Tile<T>& S, const Tile<T>& Y, Tile<T>& Uo, Tile<T>& So,
@@ -103,9 +102,8 @@ template <std::size_t T, bool First, bool Last>
 
 // The tile of W links starting at link i0 (pointers at the block's first entries):
 // gathered into structure-of-arrays tiles, one omp simd loop over the lanes (inputs and outputs
-// in separate tiles: written in place, the lanes' stores could alias their loads and the
-// compiler kept every intermediate in memory), the links outside the series' range redone by
-// the scalar kernel from the untouched arrays, scattered back.
+// in separate tiles), the links outside the series' range redone by the scalar kernel from the
+// untouched arrays, scattered back.
 template <std::size_t T, bool First, bool Last>
 [[gnu::always_inline]] inline void stage_tile_body(double ck, double cu, const double* f, double* u, double* sg,
                                                    const double* y, double* y_out, std::size_t i0) {
@@ -169,7 +167,7 @@ template <std::size_t T, bool Exp>
     const Strided<const double, T> p{&P[0][i]}, q{&Q[0][i]};
     const long ok = Exp ? exp_act<Series>(p, q, Strided<double, T>{&O[0][i]})
                         : dexpinv<Series>(p, q, Strided<double, T>{&O[0][i]});
-    bad[i] = ok ? 0 : 1;
+    bad[i] = 1 - ok;
   }
   for (std::size_t i = 0; i < T; ++i) {
     const std::size_t e = o + 6 * i;

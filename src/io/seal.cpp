@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/quote.hpp"
 
 namespace lie::io {
 
@@ -16,8 +17,6 @@ constexpr std::uint64_t kFnvOffset = 1469598103934665603ULL;
 constexpr std::uint64_t kFnvPrime = 1099511628211ULL;
 constexpr char kSealTag[] = "liebench-seal/1 fnv1a64x4=";
 constexpr unsigned char kHdf5Signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 /// seal_hash in pieces: update() with multiples of 32 bytes, then finish() with the rest.
 class SealHasher {

@@ -16,17 +16,17 @@ cat > conv.cfg <<'CFG'
 study = convergence
 model = nfold_pendulum
 methods = rkmk4
-steps = 8000, 16000
+steps = 32000, 64000
 t_final = 4
 reference.method = rkmk5
-reference.steps = 32000
+reference.steps = 128000
 [nfold_pendulum]
 N = 24
 initial = paper
 CFG
 # (steps: the run must last long enough for SIGTERM to land at 40 %; with 4000, 8000 and 16000
 # the chain's vector-lane stages made it a 0.4 s run, which a loaded machine could finish between
-# two polls. N stays 24: the flipped offsets below are the layout of this checkpoint.)
+# two polls; 4x again after the small-system path. N stays 24: the flipped offsets below are the layout of this checkpoint.)
 "$LB" run conv.cfg -o ref.h5 -q "${PROGRESS[@]}" || { bad "uninterrupted run failed"; finish; }
 for attempt in 1 2 3; do
   "$LB" run conv.cfg -o c.h5 "${PROGRESS[@]}" > run.log 2>&1 &
