@@ -41,6 +41,7 @@
 #include "groups/se3_ts2_lanes.hpp"
 #include "groups/so3.hpp"
 #include "groups/tstar.hpp"
+#include "groups/tstar_left_kernels.hpp"
 
 namespace lie::factors {
 
@@ -338,22 +339,17 @@ struct TstarSO3LeftTriv {
   static constexpr const char* name = "tstar_so3_left";
   static constexpr const char* group = "(SO(3) x| so(3)*)^op";
   static constexpr const char* manifold = "T*SO(3) left trivialised: (Q, m)";
-  static void exp_act(const double* xi, const double* y, double* out) {
-    const Vec3 x = CMap3(xi), al = CMap3(xi + 3);
-    const Mat3 E = so3::exp(x);
-    const Mat3 Q = CMapM3(y);
-    const Vec3 m = CMap3(y + 9);
-    MapM3{out} = Q * E;
-    // J_l(x)^T alpha = J_l(-x) alpha
-    Map3{out + 9} = E.transpose() * m + so3::dexp(-x, al);
-  }
+  /// (Q E, E^T m + J_l(-x) alpha)  (J_l(x)^T = J_l(-x)); plain doubles with the bits of the
+  /// Eigen form (tstar_left_kernels.hpp, tested).
+  static void exp_act(const double* xi, const double* y, double* out) { tstar_left::exp_act(xi, y, out); }
   static void generator(const double* xi, const double* y, double* out) {
     const Vec3 x = CMap3(xi), al = CMap3(xi + 3);
     MapM3{out} = Mat3(CMapM3(y)) * so3::hat(x);
     Map3{out + 9} = al + CMap3(y + 9).cross(x);
   }
   static void bracket(const double* a, const double* b, double* out) { Map6{out} = se3::bracket(CMap6(b), CMap6(a)); }
-  static void dexpinv(const double* u, const double* v, double* out) { Map6{out} = se3::dexpinv(-CMap6(u), CMap6(v)); }
+  /// se3::dexpinv(-u, v) (tstar_left_kernels.hpp, the same bits)
+  static void dexpinv(const double* u, const double* v, double* out) { tstar_left::dexpinv(u, v, out); }
   static void dexp(const double* u, const double* v, double* out) { Map6{out} = se3::dexp(-CMap6(u), CMap6(v)); }
   static void project(double* y) { detail::so3_project(y); }
 
