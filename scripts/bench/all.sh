@@ -100,10 +100,10 @@ one() { OMP_NUM_THREADS=1 mpirun -n 1 --bind-to core "$@"; }
 # and reports no time otherwise (emit above). At least 3 steps are timed after a warm-up step.
 if ((QUICK)); then
   SMALL_STEPS=2000; MIN_TIME=0.05; CHAIN_NS=(10000 100000); CHAIN_STEPS=3; GROUP_TIME=0.02
-  THESIS_STEPS=200; PAIR_N=(200)
+  THESIS_STEPS=200; PAIR_N=(200); PEAK_SECONDS=0.05
 else
   SMALL_STEPS=20000; MIN_TIME=1; CHAIN_NS=(10000 100000 1000000 10000000); CHAIN_STEPS=3; GROUP_TIME=0.5
-  THESIS_STEPS=100000; PAIR_N=(1000 4000 16000)  # issue 16: N = 1000 ... 16000
+  THESIS_STEPS=100000; PAIR_N=(1000 4000 16000); PEAK_SECONDS=0.5  # issue 16: N = 1000 ... 16000
 fi
 # A shorter thesis run on a busy machine (its rows then say "not measured (short run)").
 THESIS_STEPS=${BENCH_THESIS_STEPS:-$THESIS_STEPS}
@@ -149,6 +149,9 @@ for N in "${CHAIN_NS[@]}"; do
   done
 done
 
+# ---- the yardstick of target 1's fraction of peak: this core's clock and FP64 FMA peak, measured
+# (bench_fma_peak: a dependent add chain and independent FMA chains), before and after the pairs
+emit fma_peak 1 one "$T/bench_fma_peak" --seconds=$PEAK_SECONDS
 # ---- target 1: pair interactions against LAMMPS (J1's script), and the suite's own pair rate
 # dipolar_vs_lammps.sh [BUILD_DIR] [REPEATS] [N ...] prints '#' lines, then one line per N:
 #   N=<n> suite_pairs_per_second=<x> lammps_pairs_per_second=<y> ratio=<x/y> suite_gflops_per_second=<g>
@@ -171,6 +174,8 @@ if ! grep -q '^tag=pairs_lammps' "$RAW"; then  # the suite's own figure, LAMMPS'
     emit pairs_suite_N$N 1 one "$T/bench_dipolar_run" --mode force --n "$N" --evals $((QUICK ? 3 : 5))
   done
 fi
+
+emit fma_peak 2 one "$T/bench_fma_peak" --seconds=$PEAK_SECONDS
 
 # ---- target 1b: the cutoff path in a periodic box against LAMMPS on its own ground (issue 28)
 # dipolar_box_vs_lammps.sh [BUILD_DIR] [REPEATS] [n] [STEPS] prints '#' lines, then per rank count:

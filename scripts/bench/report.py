@@ -104,7 +104,19 @@ def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
 
-# ---- 1. pair interactions
+# ---- 1. pair interactions; the fraction of the measured FMA peak (bench_fma_peak, same run)
+peak_gf = max(values("fma_peak", "fma_peak_gflops"), default=None)
+clock_ghz = med("fma_peak", "clock_ghz")
+flops_cycle = med("fma_peak", "flops_per_cycle")
+
+
+def of_peak(gf):
+    if gf is None or not peak_gf:
+        return ""
+    return (f" = {100 * gf / peak_gf:.0f} % of the measured FP64 FMA peak {peak_gf:.3g} GF/s "
+            f"({clock_ghz:.3g} GHz by a dependent add chain x {flops_cycle:.3g} flops per cycle, bench_fma_peak)")
+
+
 for N in sorted({int(r["N"]) for r in samples.get("pairs_lammps", [])} |
                 {int(t.split("_N")[1]) for t in samples if t.startswith("pairs_suite_N")}):
     suite = med("pairs_lammps", "suite_pairs_per_second", N=N) or med(f"pairs_suite_N{N}", "pairs_per_second")
@@ -121,8 +133,17 @@ for N in sorted({int(r["N"]) for r in samples.get("pairs_lammps", [])} |
     add(f"pairs_N{N}", f"1. pair interactions per s per core, N = {N}", f"{fmt(suite)} /s",
         f"{fmt(peer)} /s (LAMMPS lj/cut/dipole/cut)" if peer else "-", fmt(r), ">= 10x LAMMPS",
         None if r is None else r >= 10, missing=why_missing,
-        extra=(f"{gf:.3g} GF/s by counted flops (scripts/bench/dipolar_vs_lammps.sh)" if gf is not None else "") +
+        extra=(f"{gf:.3g} GF/s by counted flops{of_peak(gf)} (scripts/bench/dipolar_vs_lammps.sh)"
+               if gf is not None else "") +
               ("" if peer is not None else "suite figure from bench_dipolar_run"))
+    if gf is not None:
+        frac = gf / peak_gf if peak_gf else None
+        add(f"pairs_peak_N{N}", f"1. pair kernel, fraction of the FP64 FMA peak, N = {N}",
+            f"{gf:.3g} GF/s", f"{peak_gf:.3g} GF/s (measured peak, one core)" if peak_gf else "-",
+            fmt(frac), ">= 0.5", None if frac is None else frac >= 0.5,
+            missing="" if peak_gf else "no bench_fma_peak figure",
+            extra=f"91 counted flops per pair (an FMA as 2); clock {clock_ghz:.3g} GHz measured, "
+                  f"{flops_cycle:.3g} flops per cycle measured" if peak_gf else "")
 
 # ---- 1b. the cutoff path in a periodic box against LAMMPS (dipolar_box_vs_lammps.sh)
 for P in sorted({int(r["ranks"]) for r in samples.get("box_lammps", [])}):

@@ -17,6 +17,7 @@ declare -A OPTS=(
   [bench_groups]="--rounds --min_time --samples"
   [baseline_eigen_rkmk4]="--N --dt --min_time --check_steps --max_energy_error"
   [baseline_odeint_pendulum]="--N --dt --min_time --check --max_energy_error"
+  [bench_fma_peak]="--seconds --repeats"
 )
 # A malformed value for each (the argument that the one line must name).
 declare -A MALFORMED=(
@@ -27,6 +28,7 @@ declare -A MALFORMED=(
   [bench_groups]="--min_time=fast"
   [baseline_eigen_rkmk4]="--dt=1e-3x"
   [baseline_odeint_pendulum]="--N=abc"
+  [bench_fma_peak]="--seconds=fast"
 )
 
 # refused NAME WANT CMD...: exit status 2, stdout empty, exactly one line on stderr naming WANT and --help

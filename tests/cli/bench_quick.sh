@@ -47,6 +47,8 @@ with h5py.File(f"{out}/performance.h5") as f:
     ops = [x.decode() for x in g["op"][()]]
     diffs = [(ops[i], max(g[k][i] for k in ("maxreldiff_random", "maxreldiff_near0", "maxreldiff_nearpi")))
              for i in range(len(prog)) if prog[i] == "bench_groups"]
+    peak = [float(v) for v in s["fma_peak/fma_peak_gflops"][()]] if "fma_peak" in s else []
+    per_cycle = [float(v) for v in s["fma_peak/flops_per_cycle"][()]] if "fma_peak" in s else []
     logerr = [g["suite_maxrelerr_vs_input"][i] for i in range(len(prog)) if prog[i] == "bench_groups_log_accuracy"]
     # with LAMMPS installed: the same initial state in both programs (scripts/bench/thesis_workload.sh)
     h0 = list(s["thesis/H0_reldiff_suite_lammps"][()]) + list(s["thesis/H0_reldiff_suite_python"][()]) if "thesis" in s else []
@@ -79,6 +81,10 @@ if len(logerr) != 2 or max(logerr) > 1e-14:
     errors.append(f"log(exp(x)) - x: {logerr}")
 if h0 and max(h0) > 1e-13:
     errors.append(f"initial energies of the thesis state: {h0}")
+# the measured clock and FMA peak (bench_fma_peak), twice: 4 ... 64 flops per cycle on any x86-64
+# core with AVX2 + FMA (16 with two 256-bit FMA pipes)
+if len(peak) != 2 or min(peak) <= 0 or not all(4 <= c <= 64 for c in per_cycle):
+    errors.append(f"FMA peak samples {peak}, flops per cycle {per_cycle}")
 for e in errors:
     print("  " + e)
 sys.exit(1 if errors else 0)
