@@ -1,5 +1,6 @@
 #include "groups/space.hpp"
 
+#include "groups/rigid_body_batch.hpp"
 #include "groups/se3_ts2_batch.hpp"
 
 #include <sstream>
@@ -194,6 +195,12 @@ void Space::rkmk_stage(const RkmkStage& s) const {
       // the chain's links across vector lanes, the same bits (se3_ts2_batch.hpp)
       se3_ts2::rkmk_stage_batch(s, b.alg_offset, b.state_offset, b.count,
                                 par::use_threads(b.count, kOmpMinComponents));
+      continue;
+    }
+    if (b.kind == FactorKind::RigidBodyLeftTriv && s.terms == kExactDexpinv) {
+      // rigid bodies: dexpinv across vector lanes, the same bits (rigid_body_batch.hpp)
+      rigid_body::rkmk_stage_batch(s, b.alg_offset, b.state_offset, b.count,
+                                   par::use_threads(b.count, kOmpMinComponents));
       continue;
     }
     dispatch(b.kind, [&]<class F>() {

@@ -8,9 +8,11 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "groups/factors.hpp"
+#include "groups/space.hpp"
 #include "groups/se3.hpp"
 #include "groups/so3.hpp"
 #include "groups/tstar_left_kernels.hpp"
@@ -125,4 +127,75 @@ TEST(TstarLeftKernels, TheFactorsUseThem) {
     EXPECT_TRUE(same_bits(d + 6, dref, 6)) << "t = " << t;
     EXPECT_TRUE(same_bits(d, v, 6));
   }
+}
+
+// The rigid bodies' batch RKMK stage (src/groups/rigid_body_batch.cpp, Space::rkmk_stage's path
+// for a rigid_body_left block) gives every body the bits of the generic body, written out here
+// from factors::RigidBodyLeftTriv: every stage kind, tile remainders, bodies beyond the short
+// series (the scalar fallback) and in-place outputs.
+namespace {
+void generic_stage(const Space::RkmkStage& s, std::size_t count) {
+  using F = factors::RigidBodyLeftTriv;
+  constexpr int A = F::alg_dim;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t o = i * A, so = i * F::state_dim;
+    double k[A];
+    if (s.first)
+      for (int a = 0; a < A; ++a) k[a] = s.f[o + a];
+    else
+      F::dexpinv(s.u + o, s.f + o, k);
+    double* sg = s.sigma + o;
+    if (s.first) {
+      for (int a = 0; a < A; ++a) sg[a] = s.ck != 0.0 ? 0.0 + s.ck * k[a] : 0.0;
+    } else if (s.ck != 0.0) {
+      for (int a = 0; a < A; ++a) sg[a] += s.ck * k[a];
+    }
+    if (s.last) {
+      F::exp_act(sg, s.y + so, s.y_out + so);
+    } else {
+      double* u = s.u + o;
+      for (int a = 0; a < A; ++a) u[a] = s.cu != 0.0 ? 0.0 + s.cu * k[a] : 0.0;
+      F::exp_act(u, s.y + so, s.y_out + so);
+    }
+  }
+}
+}  // namespace
+
+TEST(TstarLeftKernels, RigidBodyBatchStageHasTheGenericBits) {
+  std::mt19937_64 rng(29);
+  std::normal_distribution<double> g;
+  int fallbacks = 0;
+  for (std::size_t n : {1, 2, 15, 16, 17, 37, 100}) {
+    Space space;
+    space.add(FactorKind::RigidBodyLeftTriv, n, "bodies");
+    const std::size_t na = space.alg_size(), ns = space.state_size();
+    std::vector<double> f(na), u(na), sigma(na), y(ns);
+    for (std::size_t i = 0; i < n; ++i) {
+      random_state(rng, y.data() + 18 * i + 6);
+      for (int c = 0; c < 6; ++c) y[18 * i + static_cast<std::size_t>(c)] = g(rng);
+      // rotational parts of u from 1e-4 to 3 (|u| > 0.25 takes the scalar fallback)
+      const double t = (i % 5 == 4) ? 0.3 + 2.7 * static_cast<double>(i % 7) / 7.0 : 1e-4 * static_cast<double>(i + 1);
+      fallbacks += t > 0.25;
+      random_alg(rng, t, u.data() + 12 * i + 6);
+      for (int c = 0; c < 6; ++c) u[12 * i + static_cast<std::size_t>(c)] = 0.01 * g(rng);
+      for (int c = 0; c < 12; ++c) f[12 * i + static_cast<std::size_t>(c)] = g(rng), sigma[12 * i + static_cast<std::size_t>(c)] = g(rng);
+    }
+    for (int kind = 0; kind < 4; ++kind)
+      for (bool in_place : {false, true}) {
+        const bool first = kind & 1, last = kind & 2;
+        std::vector<double> u1 = u, s1 = sigma, y1 = y, yo1(ns, -1.0), u2 = u, s2 = sigma, y2 = y, yo2(ns, -1.0);
+        Space::RkmkStage a{f.data(), u1.data(), s1.data(), y1.data(), in_place ? y1.data() : yo1.data(), 0.01 / 6, 0.005,
+                           first, last};
+        Space::RkmkStage b{f.data(), u2.data(), s2.data(), y2.data(), in_place ? y2.data() : yo2.data(), 0.01 / 6, 0.005,
+                           first, last};
+        space.rkmk_stage(a);
+        generic_stage(b, n);
+        const std::string where = "n = " + std::to_string(n) + ", kind " + std::to_string(kind) + (in_place ? ", in place" : "");
+        EXPECT_TRUE(same_bits(u1.data(), u2.data(), static_cast<int>(na))) << where;
+        EXPECT_TRUE(same_bits(s1.data(), s2.data(), static_cast<int>(na))) << where;
+        EXPECT_TRUE(same_bits(y1.data(), y2.data(), static_cast<int>(ns))) << where;
+        EXPECT_TRUE(same_bits(yo1.data(), yo2.data(), static_cast<int>(ns))) << where;
+      }
+  }
+  EXPECT_GT(fallbacks, 10);
 }

@@ -1,0 +1,107 @@
+#include "groups/rigid_body_batch.hpp"
+
+#include <stdexcept>
+
+#include "groups/factors.hpp"
+#include "groups/se3_ts2_lanes.hpp"
+#include "groups/tstar_left_kernels.hpp"
+#include "parallel/loops.hpp"
+
+namespace lie::rigid_body {
+
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LIEBENCH_RIGID_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define LIEBENCH_RIGID_CLONES
+#endif
+
+using Body = factors::RigidBodyLeftTriv;
+constexpr std::size_t kAlg = Body::alg_dim;      // 12: (dq, dp, xi, alpha)
+constexpr std::size_t kState = Body::state_dim;  // 18: (q, p, Q, m)
+constexpr std::size_t kRot = 6;                  // the T*SO(3) part's offset in the algebra
+
+// k of bodies b0 .. b0 + n - 1 (n <= kTile): k = dexpinv_u(f) body by body, the translations'
+// dexpinv the identity, the rotational part se3::dexpinv(-u, f) across lanes.
+LIEBENCH_RIGID_CLONES
+void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[kAlg]) {
+  alignas(64) double X[6][kTile], V[6][kTile], O[6][kTile];
+  alignas(64) long bad[kTile];
+  for (std::size_t i = 0; i < kTile; ++i)
+    for (int a = 0; a < 6; ++a) {
+      const std::size_t e = kAlg * (i < n ? i : 0) + kRot + static_cast<std::size_t>(a);  // padding: body 0
+      X[a][i] = -u[e];
+      V[a][i] = f[e];
+    }
+#pragma omp simd
+  for (std::size_t i = 0; i < kTile; ++i) {
+    const long ok = se3_ts2::dexpinv<se3_ts2::Series>(se3_ts2::Strided<const double, kTile>{&X[0][i]},
+                                                      se3_ts2::Strided<const double, kTile>{&V[0][i]},
+                                                      se3_ts2::Strided<double, kTile>{&O[0][i]});
+    bad[i] = 1 - ok;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* ui = u + kAlg * i;
+    const double* fi = f + kAlg * i;
+    for (std::size_t a = 0; a < kRot; ++a) k[i][a] = fi[a];
+    if (bad[i])
+      tstar_left::dexpinv(ui + kRot, fi + kRot, k[i] + kRot);  // outside the short series
+    else
+      for (int a = 0; a < 6; ++a) k[i][kRot + static_cast<std::size_t>(a)] = O[a][i];
+  }
+}
+
+// exp action of one body: translations, then (Q, m) (Compound<...>::exp_act's operations).
+inline void exp_act(const double* xi, const double* y, double* out) {
+  for (std::size_t a = 0; a < 6; ++a) out[a] = y[a] + xi[a];
+  tstar_left::exp_act(xi + kRot, y + 6, out + 6);
+}
+
+// The stage on bodies b0 .. b0 + n - 1 (pointers at the block's first entries).
+void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
+                std::size_t b0, std::size_t n) {
+  double k[kTile][kAlg];
+  if (s.first) {
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t a = 0; a < kAlg; ++a) k[i][a] = f[kAlg * (b0 + i) + a];
+  } else {
+    dexpinv_tile(u + kAlg * b0, f + kAlg * b0, n, k);
+  }
+  // Space::rkmk_stage's generic body, operation for operation
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t o = kAlg * (b0 + i), so = kState * (b0 + i);
+    double* sgi = sg + o;
+    if (s.first) {
+      for (std::size_t a = 0; a < kAlg; ++a) sgi[a] = s.ck != 0.0 ? 0.0 + s.ck * k[i][a] : 0.0;
+    } else if (s.ck != 0.0) {
+      for (std::size_t a = 0; a < kAlg; ++a) sgi[a] += s.ck * k[i][a];
+    }
+    if (s.last) {
+      exp_act(sgi, y + so, y_out + so);
+    } else {
+      double* ui = u + o;
+      for (std::size_t a = 0; a < kAlg; ++a) ui[a] = s.cu != 0.0 ? 0.0 + s.cu * k[i][a] : 0.0;
+      exp_act(ui, y + so, y_out + so);
+    }
+  }
+}
+
+}  // namespace
+
+void rkmk_stage_batch(const Space::RkmkStage& s, std::size_t alg_offset, std::size_t state_offset, std::size_t count,
+                      bool threaded) {
+  if (s.terms != kExactDexpinv) throw std::logic_error("rigid_body::rkmk_stage_batch: exact dexpinv only");
+  const double* f = s.f + alg_offset;
+  double* u = s.u + alg_offset;
+  double* sg = s.sigma + alg_offset;
+  const double* y = s.y + state_offset;
+  double* y_out = s.y_out + state_offset;
+  const std::size_t tiles = (count + kTile - 1) / kTile;
+  par::for_each_index(tiles, threaded, [&](std::size_t t) {
+    const std::size_t b0 = t * kTile;
+    stage_tile(s, f, u, sg, y, y_out, b0, std::min(kTile, count - b0));
+  });
+}
+
+}  // namespace lie::rigid_body
