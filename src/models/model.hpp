@@ -53,6 +53,8 @@ struct ModelCapabilities {
   bool cotangent_hamiltonian = false;   // implements CotangentHamiltonian (SLGI methods)
   bool sphere_lagrangian = false;       // implements SphereLagrangian (variational LGVI methods)
   bool rigid_bodies = false;            // implements RigidBodySystem (rigid-body splittings)
+  bool vector_field_in_place = false;   // vector_field(t, y, xi) accepts xi == y (one size): the
+                                        // fused RKMK stages then keep f in the stage point's array
 };
 
 class Model {

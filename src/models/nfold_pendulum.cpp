@@ -77,10 +77,16 @@ inline void cross3(const double* a, const double* b, double* out) {
 }
 
 // f for one link: (u_i, v_i) = (w_i, q_i x h_i) in se(3)   ([P] 5.2)
+/// x may be qw (the dense path's vector_field in place).
 inline void link_algebra(const double* qw, const double* h, double* x) {
+  double qxh[3];
+  cross3(qw, h, qxh);
   x[0] = qw[3], x[1] = qw[4], x[2] = qw[5];
-  cross3(qw, h, x + 3);
+  x[3] = qxh[0], x[4] = qxh[1], x[5] = qxh[2];
 }
+/// Chunks of the right-hand side's second pass (at most one per thread; their number changes no
+/// result).
+constexpr std::size_t kMaxChunks = 256;
 
 // Counter-based random numbers (splitmix64, core/numeric.hpp): the value for (seed, link, k)
 // does not depend on which rank generates it.
@@ -364,31 +370,54 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
   solver_.solve(*ctx_, row, tau_.data());
   const double tau_before = solver_.before(), tau_after = solver_.after();
 
-  par::for_each_index(n, threaded_, [&](std::size_t li) {
-    const std::size_t i = off + li;
-    const double* q = y + 6 * li;
-    double F[3] = {0.0, 0.0, 0.0}, c[3];
-    if (i + 1 < N) {
-      const double tn = li + 1 < n ? tau_[li + 1] : tau_after;
-      const double a = tn * mass_.inv(i);
-      cross3(q, q_at(y, static_cast<long>(li) + 1), c);
-      for (int k = 0; k < 3; ++k) F[k] += a * c[k];
+  // Link li reads q_{li-1}, q_li, q_{li+1}. xi may be y (vector_field in place: the fused RKMK
+  // stages keep f where the stage point was, issue 27): the links then run in chunks, each in
+  // increasing order with the q it overwrote carried to the next link, and the q just outside each
+  // chunk saved before any chunk starts. The same operations on the same values either way.
+  const std::size_t chunks =
+      threaded_ ? std::min({n, kMaxChunks, static_cast<std::size_t>(omp_get_max_threads())}) : 1;
+  auto chunk_begin = [&](std::size_t c) { return n * c / chunks; };
+  double saved[2 * kMaxChunks][3];  // per chunk: q of the link before it and of the link after it
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const long b = static_cast<long>(chunk_begin(c)), e = static_cast<long>(chunk_begin(c + 1));
+    std::copy_n(q_at(y, b - 1), 3, saved[2 * c]);
+    std::copy_n(q_at(y, e), 3, saved[2 * c + 1]);
+  }
+  par::for_each_index(chunks, threaded_, [&](std::size_t c) {
+    const std::size_t b = chunk_begin(c), e = chunk_begin(c + 1);
+    double q_prev[3], q[3];
+    std::copy_n(saved[2 * c], 3, q_prev);
+    if (b < e) std::copy_n(y + 6 * b, 3, q);
+    for (std::size_t li = b; li < e; ++li) {
+      const std::size_t i = off + li;
+      const double* q_next = li + 1 < e ? y + 6 * (li + 1) : saved[2 * c + 1];
+      const double w[3] = {y[6 * li + 3], y[6 * li + 4], y[6 * li + 5]};
+      double F[3] = {0.0, 0.0, 0.0}, cr[3];
+      if (i + 1 < N) {
+        const double tn = li + 1 < n ? tau_[li + 1] : tau_after;
+        const double a = tn * mass_.inv(i);
+        cross3(q, q_next, cr);
+        for (int k = 0; k < 3; ++k) F[k] += a * cr[k];
+      }
+      if (i > 0) {
+        const double tp = li > 0 ? tau_[li - 1] : tau_before;
+        const double a = tp * mass_.inv(i - 1);
+        cross3(q_prev, q, cr);
+        for (int k = 0; k < 3; ++k) F[k] -= a * cr[k];
+      } else {
+        // -g q_1 x e3 = -g (q_y, -q_x, 0)
+        F[0] -= g * q[1];
+        F[1] += g * q[0];
+      }
+      const double il = length_.inv(i);
+      double hl[3];
+      for (int k = 0; k < 3; ++k) hl[k] = F[k] * il;
+      const double qw[6] = {q[0], q[1], q[2], w[0], w[1], w[2]};
+      std::copy_n(q, 3, q_prev);
+      if (li + 1 < e) std::copy_n(q_next, 3, q);  // before xi overwrites link li (q_next is li + 1's)
+      if (h) std::copy_n(hl, 3, h + 3 * li);
+      if (xi) link_algebra(qw, hl, xi + 6 * li);
     }
-    if (i > 0) {
-      const double tp = li > 0 ? tau_[li - 1] : tau_before;
-      const double a = tp * mass_.inv(i - 1);
-      cross3(q_at(y, static_cast<long>(li) - 1), q, c);
-      for (int k = 0; k < 3; ++k) F[k] -= a * c[k];
-    } else {
-      // -g q_1 x e3 = -g (q_y, -q_x, 0)
-      F[0] -= g * q[1];
-      F[1] += g * q[0];
-    }
-    const double il = length_.inv(i);
-    double hl[3];
-    for (int k = 0; k < 3; ++k) hl[k] = F[k] * il;
-    if (h) std::copy_n(hl, 3, h + 3 * li);
-    if (xi) link_algebra(q, hl, xi + 6 * li);
   });
 }
 
@@ -686,6 +715,7 @@ void NFoldPendulum::observables(double, const double* y, Observables& out) {
 ModelCapabilities NFoldPendulum::capabilities() const {
   ModelCapabilities c;
   c.sphere_lagrangian = true;
+  c.vector_field_in_place = true;  // accelerations(): chunks with the overwritten q carried
   return c;
 }
 

@@ -369,3 +369,30 @@ TEST(PendulumRhs, BlocksAndThreads) {
   EXPECT_EQ(0, std::memcmp(f_t1.data(), f_t2.data(), f_t1.size() * sizeof(double)));
   EXPECT_EQ(0, std::memcmp(f_t1.data(), f_default.data(), f_t1.size() * sizeof(double)));
 }
+
+// vector_field in place (xi == y: the fused RKMK stages keep f where the stage point was, issue
+// 27) gives the bits of the out-of-place call, on 1, 2 and 3 threads (chunk boundaries carry the
+// overwritten q), on small chains (fewer links than threads) and with the dense solver.
+TEST(PendulumRhs, InPlaceEqualsOutOfPlace) {
+  par::Context ctx(MPI_COMM_SELF);
+  const int saved = omp_get_max_threads();
+  for (const std::size_t N : {1u, 2u, 3u, 17u, 1000u}) {
+    const auto y = random_chain_state(N, 43);
+    for (const bool dense : {false, true}) {
+      if (dense && N > 17) continue;
+      for (int t : {1, 2, 3}) {
+        omp_set_num_threads(t);
+        NFoldPendulumParams p = random_chain_params(N, 44);
+        if (dense) p.solver = NFoldPendulumParams::Solver::Dense;
+        NFoldPendulum m(p, ctx);
+        EXPECT_TRUE(m.capabilities().vector_field_in_place);
+        std::vector<double> out(6 * N), in = y;
+        m.vector_field(0.0, y.data(), out.data());
+        m.vector_field(0.0, in.data(), in.data());
+        EXPECT_EQ(0, std::memcmp(out.data(), in.data(), out.size() * sizeof(double)))
+            << "N = " << N << ", threads " << t << (dense ? ", dense" : "");
+      }
+    }
+  }
+  omp_set_num_threads(saved);
+}
