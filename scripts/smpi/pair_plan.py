@@ -25,7 +25,9 @@ The rules, as in the C++ (the comments there say why):
 * tile pairs (I, J), I <= J, sorted by their Morton key (bits of I and J interleaved, I's bit
   above J's), weight = ordered pair interactions: 2 n_I n_J off the diagonal, n_I (n_I - 1) on
   it; pair k goes to rank min(P - 1, floor(mid2 P / (2 W))), mid2 = twice the midpoint of its
-  weight in the running sum, W the total (integer arithmetic);
+  weight in the running sum, W the total (integer arithmetic); on P <= 8 ranks with at most 2 P
+  tile pairs, the largest pairs first (stable: Z order among equals), each to the least loaded
+  rank (the lowest among equals), where that lowers the largest load;
 * leaf (I, t) belongs to the owner of the pair {I, t}; for every row tile I the maximal nodes of
   the fixed tree on [0, T) (node [lo, hi) splits at lo + (hi - lo) // 2) whose leaves have one
   owner are emitted by that owner;
@@ -130,6 +132,16 @@ class Plan:
             owner = np.minimum(P - 1, (2 * cum + w) * P // (2 * total))
         else:
             owner = np.zeros(len(w), dtype=np.int64)
+        if P <= 8 and len(w) <= 2 * P:  # few tile pairs: largest first to the least loaded rank
+            load_z = np.bincount(owner, weights=w, minlength=P)
+            load = [0] * P
+            lpt = np.zeros(len(w), dtype=np.int64)
+            for k in np.argsort(-w, kind="stable"):
+                r = load.index(min(load))
+                lpt[k] = r
+                load[r] += int(w[k])
+            if max(load) < load_z.max():
+                owner = lpt
         self.pairs_I, self.pairs_J, self.pairs_owner, self.pairs_weight = I, J, owner, w
         self.total = total
         self.interactions = np.bincount(owner, weights=w.astype(np.float64), minlength=P)

@@ -418,6 +418,26 @@ TEST(DipolarPairs, PlanBalancesWorkAtN64000On1024Ranks) {
               tile, max_bodies, max_send, max_recv, max_peers, max_owner_peers);
 }
 
+// At most two tile pairs per rank (up to 8 ranks): the largest first to the least loaded rank when that evens the work
+// better than the Z-order cut. [K]'s N = 100 (tiles of 64 and 36) on 2 ranks: 4608 | 4032 + 1260
+// ordered interactions (the Z-order cut gave 4032 | 4608 + 1260, 59 % on one rank); on 3 ranks one
+// tile pair each. Every tile pair is still computed once (the sum over ranks).
+TEST(DipolarPairs, FewTilePairsAreBalancedLargestFirst) {
+  const std::size_t n = 100, tile = tile_size_for(n);
+  ASSERT_EQ(tile, 64u);
+  const double W = 100.0 * 99.0;
+  for (const int P : {2, 3}) {
+    double total = 0.0, largest = 0.0;
+    for (int r = 0; r < P; ++r) {
+      const PairPlan plan(n, tile, kSlotFields, P, r);
+      total += plan.interactions();
+      largest = std::max(largest, plan.interactions());
+    }
+    EXPECT_EQ(total, W) << "P = " << P;
+    EXPECT_EQ(largest, P == 2 ? 4032.0 + 1260.0 : 4608.0) << "P = " << P;
+  }
+}
+
 // The whole pipeline: the same bits for 1..7 virtual ranks and shuffled tile-pair orders, and
 // the ordered row sums (every pair twice, index order) to 1e-13 of the largest value.
 TEST(DipolarPairs, TreeSumsBitwiseForEveryRankCountAndOrder) {
