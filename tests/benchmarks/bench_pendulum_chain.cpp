@@ -6,7 +6,7 @@
 // the end, the model's rhs/comm timers, the peak resident memory of every rank
 // (getrusage ru_maxrss), and per link: ns_per_link_step (wall), ns_per_link_step_core (times
 // ranks x threads) and peak_bytes_per_link (peak RSS of all ranks over N); the memory yardstick
-// of the same run: copy_gb_s (a stream-like copy of a state-sized array, at least 32 MiB per
+// of the same run: copy_gb_s (a stream-like copy of a state-sized array, 32 to 128 MiB per
 // rank, by the same ranks and threads, STREAM's byte count), state_copy_ns_per_link (96 bytes
 // per link at that rate: the state read and written once) and step_in_state_copies (ns_per_link_step
 // over it).
@@ -155,10 +155,13 @@ int main(int argc, char** argv) {
         // The memory-bandwidth yardstick, in the same run: a stream-like copy by the same ranks
         // and threads of an array of the state's size (6 doubles per link), at least 32 MiB per
         // rank (beyond the caches: small systems get the machine's streaming rate, not the
-        // cost of a few cache lines), once untimed (first touch), then the best of 5; STREAM's
-        // byte count (16 bytes per entry, read and write).
+        // cost of a few cache lines) and at most 128 MiB (far beyond them; the two arrays come on
+        // top of the run's memory, which at 10^8 links on 2 ranks fills the machine), once
+        // untimed (first touch), then the best of 5; STREAM's byte count (16 bytes per entry,
+        // read and write).
         double copy_s = 0.0;
-        const std::size_t copy_n = std::max<std::size_t>(y.size(), std::size_t{1} << 22);
+        const std::size_t copy_n =
+            std::min<std::size_t>(std::max<std::size_t>(y.size(), std::size_t{1} << 22), std::size_t{1} << 24);
         {
           const std::size_t n = copy_n;
           std::vector<double> src(n), dst(n);
