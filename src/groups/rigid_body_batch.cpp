@@ -52,12 +52,6 @@ void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[k
   }
 }
 
-// exp action of one body: translations, then (Q, m) (Compound<...>::exp_act's operations).
-inline void exp_act(const double* xi, const double* y, double* out) {
-  for (std::size_t a = 0; a < 6; ++a) out[a] = y[a] + xi[a];
-  tstar_left::exp_act(xi + kRot, y + 6, out + 6);
-}
-
 // The stage on bodies b0 .. b0 + n - 1 (pointers at the block's first entries).
 void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
                 std::size_t b0, std::size_t n) {
@@ -78,11 +72,11 @@ void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* s
       for (std::size_t a = 0; a < kAlg; ++a) sgi[a] += s.ck * k[i][a];
     }
     if (s.last) {
-      exp_act(sgi, y + so, y_out + so);
+      Body::exp_act(sgi, y + so, y_out + so);
     } else {
       double* ui = u + o;
       for (std::size_t a = 0; a < kAlg; ++a) ui[a] = s.cu != 0.0 ? 0.0 + s.cu * k[i][a] : 0.0;
-      exp_act(ui, y + so, y_out + so);
+      Body::exp_act(ui, y + so, y_out + so);
     }
   }
 }

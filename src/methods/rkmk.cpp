@@ -82,12 +82,12 @@ void RkmkStepper::bind(Model& model, par::Context& ctx) {
   // one array fewer (48 bytes per chain link, issue 27), the same operations.
   k_.assign(fused_ ? 0 : static_cast<std::size_t>(table_.stages), std::vector<double>(na_));
   u_.assign(na_, 0.0);
-  f_in_stage_ = fused_ && na_ == ns_ && model.capabilities().vector_field_in_place;
-  f_.assign(f_in_stage_ ? 0 : na_, 0.0);
+  const bool f_in_stage = fused_ && na_ == ns_ && model.capabilities().vector_field_in_place;
+  f_.assign(f_in_stage ? 0 : na_, 0.0);
   sigma_.assign(fsal_ && !table_.has_embedded() ? 0 : na_, 0.0);
   err_.assign(table_.has_embedded() ? na_ : 0, 0.0);
   ystage_.assign(ns_, 0.0);
-  fused_f_ = f_in_stage_ ? ystage_.data() : f_.data();
+  fused_f_ = f_in_stage ? ystage_.data() : f_.data();
   f0_valid_ = false;
 }
 

@@ -76,8 +76,7 @@ class RkmkStepper final : public Stepper {
   bool threaded_ = false;    // algebra loops on an OpenMP team (decided in bind())
   std::vector<double> db_;   // b - bhat (embedded pairs)
   std::vector<double> u_, f_, ystage_, sigma_, err_;
-  bool f_in_stage_ = false;    // fused, and the model evaluates f in place: f lives in ystage_
-  double* fused_f_ = nullptr;  // f of the fused stages: f_ or ystage_
+  double* fused_f_ = nullptr;  // f of the fused stages: f_, or ystage_ where the model evaluates f in place
   bool f0_valid_ = false;  // k_[0] holds f(y) of the current y (FSAL reuse, rejected steps)
   int dense_order_ = 0;    // order of the table's continuous weights (0: none)
   std::vector<double> dense_sigma_;
