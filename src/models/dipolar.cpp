@@ -16,6 +16,7 @@
 
 #include "groups/so3.hpp"
 #include "io/hdf5_rows.hpp"
+#include "parallel/loops.hpp"
 #include "parallel/exact_sum.hpp"
 
 namespace lie {
@@ -516,15 +517,20 @@ void Dipolar::compute_tiles(bool want_energy) {
 #endif
   {
     tile_scratch_.resize(static_cast<std::size_t>(omp_get_max_threads()));
+    auto tile_pair = [&](std::size_t k, dipolar::TileScratch& scratch) {
+      const std::size_t I = pairs[k].first, J = pairs[k].second;
+      dipolar::tile_pair_leaves(bodies_, I, J, kappa, pair_, want_energy, leaves_ + plan_.leaf_offset(I, J),
+                                leaves_ + plan_.leaf_offset(J, I), scratch);
+    };
+    if (par::use_threads(pairs.size(), 2)) {
 #pragma omp parallel
-    {
-      dipolar::TileScratch& scratch = tile_scratch_[static_cast<std::size_t>(omp_get_thread_num())];
+      {
+        dipolar::TileScratch& scratch = tile_scratch_[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
-      for (std::size_t k = 0; k < pairs.size(); ++k) {
-        const std::size_t I = pairs[k].first, J = pairs[k].second;
-        dipolar::tile_pair_leaves(bodies_, I, J, kappa, pair_, want_energy, leaves_ + plan_.leaf_offset(I, J),
-                                  leaves_ + plan_.leaf_offset(J, I), scratch);
+        for (std::size_t k = 0; k < pairs.size(); ++k) tile_pair(k, scratch);
       }
+    } else {  // no parallel region (parallel/loops.hpp)
+      for (std::size_t k = 0; k < pairs.size(); ++k) tile_pair(k, tile_scratch_[0]);
     }
   }
   // Maximal owned subtrees to the roots of their row tiles, who finish the trees and send the
@@ -607,8 +613,7 @@ void Dipolar::vector_field(double, const double* y, double* xi) {
   const std::size_t nl = range_.size();
   const double invM = 1.0 / p_.mass;
   const double invI[3] = {1.0 / p_.inertia[0], 1.0 / p_.inertia[1], 1.0 / p_.inertia[2]};
-#pragma omp parallel for schedule(static) if (nl >= 256)
-  for (std::size_t li = 0; li < nl; ++li) {
+  par::for_each_index(nl, par::use_threads(nl, 256), [&](std::size_t li) {
     const double* s = y + kStateDim * li;
     double* f = xi + kAlgDim * li;
     const double* F = &sums_[7 * li];
@@ -622,7 +627,7 @@ void Dipolar::vector_field(double, const double* y, double* xi) {
     for (int k = 0; k < 3; ++k) f[6 + k] = s[15 + k] * invI[k];
     // alpha = -rot(Q^T dV/dQ)
     body_torque(mu, g, Q, f + 9);
-  }
+  });
 }
 
 ModelCapabilities Dipolar::capabilities() const {
@@ -651,15 +656,14 @@ void Dipolar::forces_and_torques(double, const double* y, double* F, double* tau
   gather_partners(y);
   compute_rows(false);
   const std::size_t nl = range_.size();
-#pragma omp parallel for schedule(static) if (nl >= 256)
-  for (std::size_t li = 0; li < nl; ++li) {
+  par::for_each_index(nl, par::use_threads(nl, 256), [&](std::size_t li) {
     const double* Fi = &sums_[7 * li];
     const double* g = Fi + 3;
     const double* mu = &mu_local_[3 * li];
     const double* Q = y + kStateDim * li + 6;
     for (int k = 0; k < 3; ++k) F[3 * li + k] = Fi[k];
     body_torque(mu, g, Q, tau + 3 * li);
-  }
+  });
 }
 
 double Dipolar::potential_energy(const double* y) {

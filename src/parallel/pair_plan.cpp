@@ -1,5 +1,7 @@
 #include "parallel/pair_plan.hpp"
 
+#include "parallel/loops.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -289,14 +291,20 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
   const std::size_t stride = tile_ * static_cast<std::size_t>(fields_);
   values_.resize(emits_.size() * stride);
   double* values = values_.data();
+  // scratch deep enough for the whole tree: no resize (no reallocation) inside the recursion
+  const std::size_t scratch_size = (tree_depth(tiles_) + 1) * stride;
+  if (use_threads(emits_.size(), 2)) {
 #pragma omp parallel
-  {
-    std::vector<double> scratch;
-    // deep enough for the whole tree: no resize (no reallocation) inside the recursion
-    scratch.resize((tree_depth(tiles_) + 1) * stride);
+    {
+      std::vector<double> scratch(scratch_size);
 #pragma omp for schedule(dynamic, 1)
+      for (std::size_t e = 0; e < emits_.size(); ++e)
+        node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values + e * stride, scratch, 0);
+    }
+  } else {  // no parallel region, no allocation per call (parallel/loops.hpp)
+    scratch_.resize(std::max(scratch_.size(), scratch_size));
     for (std::size_t e = 0; e < emits_.size(); ++e)
-      node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values + e * stride, scratch, 0);
+      node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values + e * stride, scratch_, 0);
   }
   const auto& sends = sum_up_.sends;
   buffers.resize(sends.size());
@@ -322,31 +330,37 @@ void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vect
     return static_cast<std::size_t>(std::lower_bound(rooted_.begin(), rooted_.end(), I) - rooted_.begin());
   };
   sums_.resize(rooted_.size() * stride);
-#pragma omp parallel if (rooted_.size() > 1)
-  {
-    std::vector<double> scratch;
+  // the tree of rooted tile k from the received nodes
+  auto finish_tile = [&](std::size_t k, std::vector<double>& scratch) {
+    const std::vector<Received>& g = received_[k];
+    const std::size_t count = tile_range(rooted_[k]).size() * F;
+    if (scratch.size() < (tree_depth(tiles_) + 1) * count) scratch.resize((tree_depth(tiles_) + 1) * count);
+    auto rec = [&](auto&& self, std::uint32_t lo, std::uint32_t hi, double* dst, std::size_t depth) -> void {
+      const auto it =
+          std::lower_bound(g.begin(), g.end(), lo, [](const Received& a, std::uint32_t v) { return a.lo < v; });
+      if (it != g.end() && it->lo == lo && it->hi == hi) {
+        const double* src = buffers[it->message].data() + it->offset;
+        std::copy(src, src + count, dst);
+        return;
+      }
+      if (hi - lo < 2) throw std::logic_error("PairPlan::finish: a leaf was not received");
+      const std::uint32_t mid = split(lo, hi);
+      self(self, lo, mid, dst, depth + 1);
+      double* right = scratch.data() + depth * count;
+      self(self, mid, hi, right, depth + 1);
+      for (std::size_t q = 0; q < count; ++q) dst[q] = dst[q] + right[q];  // node = left + right
+    };
+    rec(rec, 0, static_cast<std::uint32_t>(tiles_), sums_.data() + k * stride, 0);
+  };
+  if (use_threads(rooted_.size(), 2)) {
+#pragma omp parallel
+    {
+      std::vector<double> scratch;
 #pragma omp for schedule(dynamic, 1)
-    for (std::size_t k = 0; k < rooted_.size(); ++k) {
-      const std::vector<Received>& g = received_[k];
-      const std::size_t count = tile_range(rooted_[k]).size() * F;
-      scratch.resize((tree_depth(tiles_) + 1) * count);
-      auto rec = [&](auto&& self, std::uint32_t lo, std::uint32_t hi, double* dst, std::size_t depth) -> void {
-        const auto it =
-            std::lower_bound(g.begin(), g.end(), lo, [](const Received& a, std::uint32_t v) { return a.lo < v; });
-        if (it != g.end() && it->lo == lo && it->hi == hi) {
-          const double* src = buffers[it->message].data() + it->offset;
-          std::copy(src, src + count, dst);
-          return;
-        }
-        if (hi - lo < 2) throw std::logic_error("PairPlan::finish: a leaf was not received");
-        const std::uint32_t mid = split(lo, hi);
-        self(self, lo, mid, dst, depth + 1);
-        double* right = scratch.data() + depth * count;
-        self(self, mid, hi, right, depth + 1);
-        for (std::size_t q = 0; q < count; ++q) dst[q] = dst[q] + right[q];  // node = left + right
-      };
-      rec(rec, 0, static_cast<std::uint32_t>(tiles_), sums_.data() + k * stride, 0);
+      for (std::size_t k = 0; k < rooted_.size(); ++k) finish_tile(k, scratch);
     }
+  } else {  // no parallel region, no allocation per call (parallel/loops.hpp)
+    for (std::size_t k = 0; k < rooted_.size(); ++k) finish_tile(k, scratch_);
   }
   const auto& sends = sum_down_.sends;
   out.resize(sends.size());

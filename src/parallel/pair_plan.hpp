@@ -144,7 +144,7 @@ class PairPlan {
     std::size_t message, offset;
   };
   std::vector<std::vector<Received>> received_;
-  mutable std::vector<double> values_, sums_;
+  mutable std::vector<double> values_, sums_, scratch_;  // scratch_: the serial pack and finish
 };
 
 /// Morton (Z-order) key of (I, J): the bits of I and J interleaved.
