@@ -4,6 +4,7 @@
 
 #include "groups/factors.hpp"
 #include "groups/se3_ts2_lanes.hpp"
+#include "groups/so3.hpp"
 #include "groups/tstar_left_kernels.hpp"
 #include "parallel/loops.hpp"
 
@@ -52,6 +53,41 @@ void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[k
   }
 }
 
+// out_i = exp_act(a_i, y_i) for bodies b0 .. b0 + n - 1 (n <= kTile): the translations body by
+// body, the T*SO(3) part across lanes where its angle is in sinc's series range (every angle of
+// a usual RKMK stage), else by the scalar kernel; the same expressions either way
+// (tstar_left::detail::exp_act_apply), so the same bits. out may alias y.
+LIEBENCH_RIGID_CLONES
+void exp_act_tile(const double* const* a, const double* y, double* y_out, std::size_t n) {
+  constexpr std::size_t kR = kState - 12;  // the T*SO(3) part's offset in the state
+  alignas(64) double X[6][kTile], Y[12][kTile], O[12][kTile];
+  alignas(64) long series[kTile];
+  for (std::size_t i = 0; i < kTile; ++i) {
+    const std::size_t b = i < n ? i : 0;  // padding: body 0
+    for (int c = 0; c < 6; ++c) X[c][i] = a[b][kRot + static_cast<std::size_t>(c)];
+    for (int c = 0; c < 12; ++c) Y[c][i] = y[kState * b + kR + static_cast<std::size_t>(c)];
+  }
+#pragma omp simd
+  for (std::size_t i = 0; i < kTile; ++i) {
+    const se3_ts2::Strided<const double, kTile> xi{&X[0][i]};
+    const double t = tstar_left::angle(xi);
+    series[i] = t * t < so3::detail::kSincSeriesT2;
+    double A, B, C;
+    tstar_left::series_coefficients(t, A, B, C);
+    tstar_left::detail::exp_act_apply(A, B, C, xi, se3_ts2::Strided<const double, kTile>{&Y[0][i]},
+                                      se3_ts2::Strided<double, kTile>{&O[0][i]});
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* yi = y + kState * i;
+    double* oi = y_out + kState * i;
+    for (std::size_t c = 0; c < kR; ++c) oi[c] = yi[c] + a[i][c];  // Translation<3>::exp_act, twice
+    if (series[i])
+      for (int c = 0; c < 12; ++c) oi[kR + static_cast<std::size_t>(c)] = O[c][i];
+    else
+      tstar_left::exp_act(a[i] + kRot, yi + kR, oi + kR);
+  }
+}
+
 // The stage on bodies b0 .. b0 + n - 1 (pointers at the block's first entries).
 void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
                 std::size_t b0, std::size_t n) {
@@ -63,8 +99,9 @@ void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* s
     dexpinv_tile(u + kAlg * b0, f + kAlg * b0, n, k);
   }
   // Space::rkmk_stage's generic body, operation for operation
+  const double* act[kTile];  // the algebra element each body's exp acts with
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t o = kAlg * (b0 + i), so = kState * (b0 + i);
+    const std::size_t o = kAlg * (b0 + i);
     double* sgi = sg + o;
     if (s.first) {
       for (std::size_t a = 0; a < kAlg; ++a) sgi[a] = s.ck != 0.0 ? 0.0 + s.ck * k[i][a] : 0.0;
@@ -72,13 +109,14 @@ void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* s
       for (std::size_t a = 0; a < kAlg; ++a) sgi[a] += s.ck * k[i][a];
     }
     if (s.last) {
-      Body::exp_act(sgi, y + so, y_out + so);
+      act[i] = sgi;
     } else {
       double* ui = u + o;
       for (std::size_t a = 0; a < kAlg; ++a) ui[a] = s.cu != 0.0 ? 0.0 + s.cu * k[i][a] : 0.0;
-      Body::exp_act(ui, y + so, y_out + so);
+      act[i] = ui;
     }
   }
+  exp_act_tile(act, y + kState * b0, y_out + kState * b0, n);
 }
 
 }  // namespace

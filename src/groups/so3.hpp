@@ -194,10 +194,14 @@ inline double even_series(const std::array<double, N>& c, double t) {
   return t2 < kShortSeriesT2 ? horner<8>(c, t2) : horner<N>(c, t2);
 }
 
+/// sinc's series branch: below t^2 = kSincSeriesT2 the first four terms of sin(t)/t in t^2
+/// (plain arithmetic: the rigid bodies' lanes evaluate it with the same bits, rigid_body_batch.cpp).
+inline constexpr double kSincSeriesT2 = 1e-6;
+inline double sinc_series(double t2) { return 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0 * (1.0 - t2 / 42.0)); }
 /// sin(t)/t
 inline double sinc(double t) {
   const double t2 = t * t;
-  if (t2 < 1e-6) return 1.0 - t2 / 6.0 * (1.0 - t2 / 20.0 * (1.0 - t2 / 42.0));
+  if (t2 < kSincSeriesT2) return sinc_series(t2);
   return std::sin(t) / t;
 }
 /// (1 - cos t)/t^2, computed as sinc(t/2)^2/2 (no cancellation)

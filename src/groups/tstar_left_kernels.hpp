@@ -18,18 +18,17 @@
 
 namespace lie::tstar_left {
 
-/// out = (Q, m) . exp(xi) for y = (Q row-major, m), xi = (x, alpha); out may alias y.
-/// Operations: so3::exp (Rodrigues entry by entry), the 3x3 product Q E, E^T m and
-/// so3::dexp(-x, alpha); (1 - cos t)/t^2 = sinc(t/2)^2/2 is evaluated once for exp and dexp
-/// (the same call, so the same value).
-inline void exp_act(const double* xi, const double* y, double* out) {
+namespace detail {
+/// exp_act's arithmetic once its coefficients are known: A = sinc t, B = (1 - cos t)/t^2,
+/// C = (t - sin t)/t^3, t = |x|. On accessors (plain pointers, or se3_ts2::Strided lanes of
+/// rigid_body_batch.cpp: the same expressions, so the same bits); out may alias y.
+template <class Xi, class Y, class Out>
+[[gnu::always_inline]] inline void exp_act_apply(double A, double B, double C, const Xi& xi, const Y& y,
+                                                 const Out& out) {
   const double x = xi[0], yv = xi[1], z = xi[2];
   const double al[3] = {xi[3], xi[4], xi[5]};
   // so3::exp(x)
   const double xx = x * x, yy = yv * yv, zz = z * z;
-  const double t = std::sqrt(xx + yy + zz);
-  const double A = so3::detail::sinc(t);
-  const double B = so3::detail::one_minus_cos_over_t2(t);
   const double Bxy = B * (x * yv), Bxz = B * (x * z), Byz = B * (yv * z);
   const double Ax = A * x, Ay = A * yv, Az = A * z;
   const double E[3][3] = {{1.0 - B * (yy + zz), Bxy - Az, Bxz + Ay},
@@ -41,7 +40,6 @@ inline void exp_act(const double* xi, const double* y, double* out) {
   const double m[3] = {y[9], y[10], y[11]};
   // so3::dexp(u, alpha), u = -x:  alpha + B u x alpha + C u x (u x alpha)
   const double u[3] = {-x, -yv, -z};
-  const double C = so3::detail::t_minus_sin_over_t3(t);
   double uxa[3], uuxa[3];
   se3_ts2::detail::cross(u, al, uxa);
   se3_ts2::detail::cross(u, uxa, uuxa);
@@ -58,6 +56,35 @@ inline void exp_act(const double* xi, const double* y, double* out) {
     const double d = al[i] + B * uxa[i] + C * uuxa[i];
     out[9 + i] = Etm + d;
   }
+}
+}  // namespace detail
+
+/// |x| of xi = (x, alpha), as exp_act computes it.
+template <class Xi>
+[[gnu::always_inline]] inline double angle(const Xi& xi) {
+  const double x = xi[0], yv = xi[1], z = xi[2];
+  return std::sqrt(x * x + yv * yv + z * z);
+}
+
+/// exp_act's coefficients where t^2 < so3::detail::kSincSeriesT2 (then also (t/2)^2 and t^2 <
+/// kShortSeriesT2): the values of sinc, one_minus_cos_over_t2 and t_minus_sin_over_t3 there,
+/// without a branch or a libm call (the rigid bodies' lanes, rigid_body_batch.cpp).
+[[gnu::always_inline]] inline void series_coefficients(double t, double& A, double& B, double& C) {
+  A = so3::detail::sinc_series(t * t);
+  const double h = 0.5 * t;
+  const double s = so3::detail::sinc_series(h * h);
+  B = 0.5 * s * s;
+  C = so3::detail::horner<8>(so3::detail::kTMinusSinOverT3, t * t);
+}
+
+/// out = (Q, m) . exp(xi) for y = (Q row-major, m), xi = (x, alpha); out may alias y.
+/// Operations: so3::exp (Rodrigues entry by entry), the 3x3 product Q E, E^T m and
+/// so3::dexp(-x, alpha); (1 - cos t)/t^2 = sinc(t/2)^2/2 is evaluated once for exp and dexp
+/// (the same call, so the same value).
+inline void exp_act(const double* xi, const double* y, double* out) {
+  const double t = angle(xi);
+  detail::exp_act_apply(so3::detail::sinc(t), so3::detail::one_minus_cos_over_t2(t),
+                        so3::detail::t_minus_sin_over_t3(t), xi, y, out);
 }
 
 /// out = se3::dexpinv(-u, v) (the dexpinv of the opposite group); out must not alias u or v.

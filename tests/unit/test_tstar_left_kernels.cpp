@@ -132,9 +132,16 @@ TEST(TstarLeftKernels, TheFactorsUseThem) {
 // The rigid bodies' batch RKMK stage (src/groups/rigid_body_batch.cpp, Space::rkmk_stage's path
 // for a rigid_body_left block) gives every body the bits of the generic body, written out here
 // from factors::RigidBodyLeftTriv: every stage kind, tile remainders, bodies beyond the short
-// series (the scalar fallback) and in-place outputs.
+// series (the scalar fallback), exp actions inside and outside sinc's series range (the lanes'
+// exp action and its scalar fallback) and in-place outputs.
 namespace {
-void generic_stage(const Space::RkmkStage& s, std::size_t count) {
+// returns the number of exp actions whose angle lies in sinc's series range
+int generic_stage(const Space::RkmkStage& s, std::size_t count) {
+  int series = 0;
+  auto in_series = [](const double* xi) {
+    const double t = tstar_left::angle(xi + 6);
+    return t * t < so3::detail::kSincSeriesT2 ? 1 : 0;
+  };
   using F = factors::RigidBodyLeftTriv;
   constexpr int A = F::alg_dim;
   for (std::size_t i = 0; i < count; ++i) {
@@ -151,20 +158,23 @@ void generic_stage(const Space::RkmkStage& s, std::size_t count) {
       for (int a = 0; a < A; ++a) sg[a] += s.ck * k[a];
     }
     if (s.last) {
+      series += in_series(sg);
       F::exp_act(sg, s.y + so, s.y_out + so);
     } else {
       double* u = s.u + o;
       for (int a = 0; a < A; ++a) u[a] = s.cu != 0.0 ? 0.0 + s.cu * k[a] : 0.0;
+      series += in_series(u);
       F::exp_act(u, s.y + so, s.y_out + so);
     }
   }
+  return series;
 }
 }  // namespace
 
 TEST(TstarLeftKernels, RigidBodyBatchStageHasTheGenericBits) {
   std::mt19937_64 rng(29);
   std::normal_distribution<double> g;
-  int fallbacks = 0;
+  int fallbacks = 0, series = 0, beyond = 0;
   for (std::size_t n : {1, 2, 15, 16, 17, 37, 100}) {
     Space space;
     space.add(FactorKind::RigidBodyLeftTriv, n, "bodies");
@@ -179,6 +189,8 @@ TEST(TstarLeftKernels, RigidBodyBatchStageHasTheGenericBits) {
       random_alg(rng, t, u.data() + 12 * i + 6);
       for (int c = 0; c < 6; ++c) u[12 * i + static_cast<std::size_t>(c)] = 0.01 * g(rng);
       for (int c = 0; c < 12; ++c) f[12 * i + static_cast<std::size_t>(c)] = g(rng), sigma[12 * i + static_cast<std::size_t>(c)] = g(rng);
+      if (i % 3 != 1)  // small rotational f and sigma: exp angles in sinc's series range (t < 1e-3)
+        for (int c = 6; c < 9; ++c) f[12 * i + static_cast<std::size_t>(c)] *= 1e-3, sigma[12 * i + static_cast<std::size_t>(c)] *= 1e-5;
     }
     for (int kind = 0; kind < 4; ++kind)
       for (bool in_place : {false, true}) {
@@ -189,7 +201,9 @@ TEST(TstarLeftKernels, RigidBodyBatchStageHasTheGenericBits) {
         Space::RkmkStage b{f.data(), u2.data(), s2.data(), y2.data(), in_place ? y2.data() : yo2.data(), 0.01 / 6, 0.005,
                            first, last};
         space.rkmk_stage(a);
-        generic_stage(b, n);
+        const int in_range = generic_stage(b, n);
+        series += in_range;
+        beyond += static_cast<int>(n) - in_range;
         const std::string where = "n = " + std::to_string(n) + ", kind " + std::to_string(kind) + (in_place ? ", in place" : "");
         EXPECT_TRUE(same_bits(u1.data(), u2.data(), static_cast<int>(na))) << where;
         EXPECT_TRUE(same_bits(s1.data(), s2.data(), static_cast<int>(na))) << where;
@@ -198,4 +212,6 @@ TEST(TstarLeftKernels, RigidBodyBatchStageHasTheGenericBits) {
       }
   }
   EXPECT_GT(fallbacks, 10);
+  EXPECT_GT(series, 300);  // exp actions of the lanes ...
+  EXPECT_GT(beyond, 300);  // ... and of the scalar fallback
 }
