@@ -441,8 +441,8 @@ void Dipolar::gather_partners(const double* y) {
 }
 
 // One phase of the pair plan: out[k] to sends[k].rank, in[k] (resized) from recvs[k].rank, all
-// posted at once; a message to self is copied.
-void Dipolar::run_phase(const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& out,
+// posted at once; a message to self changes places (out's buffer becomes in's, no copy).
+void Dipolar::run_phase(const par::PairPlan::Phase& phase, std::vector<std::vector<double>>& out,
                         std::vector<std::vector<double>>& in, int tag) {
   par::ScopedTimer timer(ctx_.timers(), "comm");
   const int me = ctx_.rank();
@@ -459,7 +459,7 @@ void Dipolar::run_phase(const par::PairPlan::Phase& phase, const std::vector<std
     if (phase.sends[k].rank == me) {
       const auto it = std::find_if(phase.recvs.begin(), phase.recvs.end(),
                                    [&](const par::PairPlan::Peer& p) { return p.rank == me; });
-      std::copy(out[k].begin(), out[k].end(), in[static_cast<std::size_t>(it - phase.recvs.begin())].begin());
+      std::swap(out[k], in[static_cast<std::size_t>(it - phase.recvs.begin())]);  // the same length
       continue;
     }
     requests_.emplace_back();
@@ -474,37 +474,41 @@ void Dipolar::run_phase(const par::PairPlan::Phase& phase, const std::vector<std
 void Dipolar::exchange_positions() {
   const par::PairPlan::Phase& up = plan_.pos_up();
   const par::PairPlan::Phase& down = plan_.pos_down();
-  auto unpack = [&](const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& in) {
+  const int me = ctx_.rank();
+  // pos_down's message to self is skipped: a root's own tiles are in bodies_ after pos_up
+  auto unpack = [&](const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& in, bool self) {
     for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
+      if (!self && phase.recvs[k].rank == me) continue;
       const double* v = in[k].data();
       for (const par::PairPlan::Block& blk : phase.recvs[k].blocks)
         for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, v += 6) bodies_.set(j, v, v + 3);
     }
   };
   // one phase's messages, body after body (6 values each) from `body(j, out)`
-  auto pack = [&](const par::PairPlan::Phase& phase, auto&& body) {
+  auto pack = [&](const par::PairPlan::Phase& phase, bool self, auto&& body) {
     pos_send_bufs_.resize(phase.sends.size());
     for (std::size_t k = 0; k < phase.sends.size(); ++k) {
       pos_send_bufs_[k].resize(phase.sends[k].values);
+      if (!self && phase.sends[k].rank == me) continue;
       double* out = pos_send_bufs_[k].data();
       for (const par::PairPlan::Block& blk : phase.sends[k].blocks)
         for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, out += 6) body(j, out);
     }
   };
   // pos_up: my bodies, packed in send_ (6 per body)
-  pack(up, [&](std::size_t j, double* out) {
+  pack(up, true, [&](std::size_t j, double* out) {
     const double* v = &send_[6 * (j - range_.begin)];
     std::copy(v, v + 6, out);
   });
   run_phase(up, pos_send_bufs_, pos_recv_bufs_, 1714);
-  unpack(up, pos_recv_bufs_);
+  unpack(up, pos_recv_bufs_, true);
   // pos_down: whole tiles from the roots' bodies_
-  pack(down, [&](std::size_t j, double* out) {
+  pack(down, false, [&](std::size_t j, double* out) {
     out[0] = bodies_.x[j], out[1] = bodies_.y[j], out[2] = bodies_.z[j];
     out[3] = bodies_.mx[j], out[4] = bodies_.my[j], out[5] = bodies_.mz[j];
   });
   run_phase(down, pos_send_bufs_, pos_recv_bufs_, 1715);
-  unpack(down, pos_recv_bufs_);
+  unpack(down, pos_recv_bufs_, false);
 }
 
 void Dipolar::compute_tiles(bool want_energy) {

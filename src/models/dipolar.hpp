@@ -166,7 +166,9 @@ class Dipolar final : public Model, public RigidBodySystem {
   // the spatial domains (cutoff path: homes and ghosts)
   void gather_partners(const double* y);
   void exchange_positions();
-  void run_phase(const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& out,
+  // One phase's messages, out[k] to sends[k].rank and in[k] from recvs[k].rank; a message to
+  // self is not copied: out's and in's buffers are swapped.
+  void run_phase(const par::PairPlan::Phase& phase, std::vector<std::vector<double>>& out,
                  std::vector<std::vector<double>>& in, int tag);
   // Pair sums of every local body into sums_ (F_i, g_i, V_i: 7 values per body).
   void compute_rows(bool want_energy);
