@@ -8,6 +8,11 @@
 //           AVX-512 is present: more chains than latency x pipes on current cores), timed:
 //           flops per second counting an FMA as 2. flops_per_cycle = peak / clock (16 on cores
 //           with two 256-bit FMA pipes, Zen 2-4 and Skylake client; 32 with two 512-bit pipes).
+//   pair mix: the floating-point instructions of the pair kernel's unmasked loop per 4 pairs
+//           (models/dipolar_kernel.cpp: 1 vdivpd, 1 vsqrtpd, 23 vfmadd, 28 vmulpd, 18 vaddpd on
+//           256-bit registers), all independent, timed: the throughput bound of that mix on this
+//           core (the divider shares a pipe with the multiplies on some cores, so the bound is
+//           measured, not added up), reported as pairs per second (pair_mix_mpairs).
 // Each figure is the best of `repeats` runs of about `seconds` each. Output: key=value lines.
 // x86-64 with GCC or Clang only (inline assembly and target attributes).
 #include <algorithm>
@@ -98,6 +103,44 @@ __attribute__((target("avx512f"))) double fma_zmm(long iters) {
   return s;
 }
 
+/// One iteration = the pair kernel's floating-point instruction mix for 4 pairs (see the header),
+/// every instruction independent of the loop's others: 8 FMA chains (latency x pipes on current
+/// cores), the multiplies and adds write-only. Returns a value so that nothing is dropped.
+__attribute__((target("avx2,fma"))) double pair_mix(long iters) {
+  alignas(32) double out[4] = {1.0, 1.0, 1.0, 1.0};
+  const double a = 0.999999, b = 1e-7;
+#define LIEBENCH_F(k) "vfmadd231pd %%ymm14, %%ymm15, %%ymm" #k "\n\t"
+#define LIEBENCH_MUL "vmulpd %%ymm14, %%ymm15, %%ymm12\n\t"
+#define LIEBENCH_ADD "vaddpd %%ymm14, %%ymm15, %%ymm13\n\t"
+  asm volatile(
+      "vbroadcastsd %2, %%ymm14\n\tvbroadcastsd %3, %%ymm15\n\tvmovapd (%1), %%ymm4\n\t"
+      "vmovapd %%ymm4, %%ymm5\n\tvmovapd %%ymm4, %%ymm6\n\tvmovapd %%ymm4, %%ymm7\n\tvmovapd %%ymm4, %%ymm8\n\t"
+      "vmovapd %%ymm4, %%ymm9\n\tvmovapd %%ymm4, %%ymm10\n\tvmovapd %%ymm4, %%ymm11\n\t"
+      "1:\n\t"
+      "vdivpd %%ymm15, %%ymm14, %%ymm0\n\t"
+      LIEBENCH_MUL LIEBENCH_F(4) LIEBENCH_ADD LIEBENCH_MUL LIEBENCH_F(5) LIEBENCH_ADD LIEBENCH_MUL LIEBENCH_F(6)
+      "vsqrtpd %%ymm14, %%ymm3\n\t"
+      LIEBENCH_MUL LIEBENCH_ADD LIEBENCH_F(7) LIEBENCH_MUL LIEBENCH_ADD LIEBENCH_MUL LIEBENCH_F(8) LIEBENCH_MUL
+      LIEBENCH_F(9) LIEBENCH_ADD LIEBENCH_MUL LIEBENCH_F(10) LIEBENCH_MUL LIEBENCH_ADD LIEBENCH_F(11) LIEBENCH_MUL
+      LIEBENCH_ADD LIEBENCH_F(4) LIEBENCH_MUL LIEBENCH_MUL LIEBENCH_F(5) LIEBENCH_ADD LIEBENCH_MUL LIEBENCH_F(6)
+      LIEBENCH_ADD LIEBENCH_MUL LIEBENCH_F(7) LIEBENCH_MUL LIEBENCH_ADD LIEBENCH_F(8) LIEBENCH_MUL LIEBENCH_ADD
+      LIEBENCH_F(9) LIEBENCH_MUL LIEBENCH_MUL LIEBENCH_F(10) LIEBENCH_ADD LIEBENCH_MUL LIEBENCH_F(11) LIEBENCH_ADD
+      LIEBENCH_MUL LIEBENCH_F(4) LIEBENCH_MUL LIEBENCH_ADD LIEBENCH_F(5) LIEBENCH_MUL LIEBENCH_ADD LIEBENCH_MUL
+      LIEBENCH_F(6) LIEBENCH_MUL LIEBENCH_F(7) LIEBENCH_ADD LIEBENCH_MUL LIEBENCH_F(8) LIEBENCH_MUL LIEBENCH_ADD
+      LIEBENCH_F(9) LIEBENCH_MUL LIEBENCH_ADD LIEBENCH_F(10) LIEBENCH_MUL
+      "dec %0\n\tjnz 1b\n\t"
+      "vaddpd %%ymm5, %%ymm4, %%ymm4\n\tvaddpd %%ymm3, %%ymm4, %%ymm4\n\tvaddpd %%ymm0, %%ymm4, %%ymm4\n\t"
+      "vmovapd %%ymm4, (%1)\n\tvzeroupper"
+      : "+r"(iters)
+      : "r"(out), "m"(a), "m"(b)
+      : "xmm0", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+        "xmm15", "memory", "cc");
+#undef LIEBENCH_F
+#undef LIEBENCH_MUL
+#undef LIEBENCH_ADD
+  return out[0] + out[1] + out[2] + out[3];
+}
+
 /// Best rate (units per second) of `repeats` runs of fn(iters), iters calibrated to ~seconds.
 template <class Fn>
 double best_rate(Fn fn, double units_per_iter, double seconds, int repeats, double& sink) {
@@ -127,7 +170,8 @@ int main(int argc, char** argv) {
   bench::Args args("bench_fma_peak",
                    "This core's clock (a dependent integer add chain) and FP64 FMA peak (independent\n"
                    "vfmadd231pd chains, 256- and 512-bit), measured; key=value lines: clock_ghz,\n"
-                   "ymm_gflops, zmm_gflops (0 without AVX-512), fma_peak_gflops (the larger), flops_per_cycle.",
+                   "ymm_gflops, zmm_gflops (0 without AVX-512), fma_peak_gflops (the larger), flops_per_cycle,\n"
+                   "pair_mix_mpairs (the pair kernel's instruction mix alone: million pairs per second).",
                    {{"seconds", bench::Kind::Real, "0.3", "length of one timed run"},
                     {"repeats", bench::Kind::Int, "3", "runs per figure; the best is reported"}});
   if (const int rc = args.parse(argc, argv, true); rc >= 0) return rc;
@@ -147,7 +191,10 @@ int main(int argc, char** argv) {
   const double ymm = best_rate(fma_ymm, 12 * 4 * 2, seconds, repeats, sink);
   const double zmm = __builtin_cpu_supports("avx512f") ? best_rate(fma_zmm, 24 * 8 * 2, seconds, repeats, sink) : 0.0;
   const double peak = std::max(ymm, zmm);
-  std::printf("clock_ghz=%.4g ymm_gflops=%.4g zmm_gflops=%.4g fma_peak_gflops=%.4g flops_per_cycle=%.3g sink=%.3g\n",
-              hz * 1e-9, ymm * 1e-9, zmm * 1e-9, peak * 1e-9, peak / hz, sink * 0.0);
+  const double mix = best_rate(pair_mix, 4.0, seconds, repeats, sink);  // pairs per second
+  std::printf(
+      "clock_ghz=%.4g ymm_gflops=%.4g zmm_gflops=%.4g fma_peak_gflops=%.4g flops_per_cycle=%.3g pair_mix_mpairs=%.4g "
+      "pair_mix_cycles_per_4_pairs=%.4g sink=%.3g\n",
+      hz * 1e-9, ymm * 1e-9, zmm * 1e-9, peak * 1e-9, peak / hz, mix * 1e-6, 4.0 * hz / mix, sink * 0.0);
   return 0;
 }

@@ -49,6 +49,7 @@ with h5py.File(f"{out}/performance.h5") as f:
              for i in range(len(prog)) if prog[i] == "bench_groups"]
     peak = [float(v) for v in s["fma_peak/fma_peak_gflops"][()]] if "fma_peak" in s else []
     per_cycle = [float(v) for v in s["fma_peak/flops_per_cycle"][()]] if "fma_peak" in s else []
+    mix = [float(v) for v in s["fma_peak/pair_mix_cycles_per_4_pairs"][()]] if "fma_peak" in s else []
     logerr = [g["suite_maxrelerr_vs_input"][i] for i in range(len(prog)) if prog[i] == "bench_groups_log_accuracy"]
     # with LAMMPS installed: the same initial state in both programs (scripts/bench/thesis_workload.sh)
     h0 = list(s["thesis/H0_reldiff_suite_lammps"][()]) + list(s["thesis/H0_reldiff_suite_python"][()]) if "thesis" in s else []
@@ -85,6 +86,10 @@ if h0 and max(h0) > 1e-13:
 # core with AVX2 + FMA (16 with two 256-bit FMA pipes)
 if len(peak) != 2 or min(peak) <= 0 or not all(4 <= c <= 64 for c in per_cycle):
     errors.append(f"FMA peak samples {peak}, flops per cycle {per_cycle}")
+# the pair kernel's instruction mix: its 51 multiplies and FMAs on 256-bit registers cannot take
+# fewer cycles than the FMA pipes allow (per_cycle / 8 of them per cycle), nor hundreds
+if len(mix) != 2 or not all(0.9 * 51 * 8 / c <= m <= 400 for m, c in zip(mix, per_cycle)):
+    errors.append(f"pair mix cycles per 4 pairs {mix} (flops per cycle {per_cycle})")
 for e in errors:
     print("  " + e)
 sys.exit(1 if errors else 0)
