@@ -59,7 +59,7 @@ void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[k
 // (tstar_left::detail::exp_act_apply), so the same bits. out may alias y.
 LIEBENCH_RIGID_CLONES
 void exp_act_tile(const double* const* a, const double* y, double* y_out, std::size_t n) {
-  constexpr std::size_t kR = kState - 12;  // the T*SO(3) part's offset in the state
+  constexpr std::size_t kR = kState - factors::TstarSO3LeftTriv::state_dim;  // the T*SO(3) part's offset in the state
   alignas(64) double X[6][kTile], Y[12][kTile], O[12][kTile];
   alignas(64) long series[kTile];
   for (std::size_t i = 0; i < kTile; ++i) {

@@ -1,12 +1,12 @@
 #include "parallel/pair_plan.hpp"
 
-#include "parallel/loops.hpp"
-
 #include <omp.h>
 
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+
+#include "parallel/loops.hpp"
 
 namespace lie::par {
 
