@@ -22,6 +22,7 @@ using Body = factors::RigidBodyLeftTriv;
 constexpr std::size_t kAlg = Body::alg_dim;      // 12: (dq, dp, xi, alpha)
 constexpr std::size_t kState = Body::state_dim;  // 18: (q, p, Q, m)
 constexpr std::size_t kRot = 6;                  // the T*SO(3) part's offset in the algebra
+constexpr std::size_t kRotState = kState - factors::TstarSO3LeftTriv::state_dim;  // ... and in the state
 
 // k of bodies b0 .. b0 + n - 1 (n <= kTile): k = dexpinv_u(f) body by body, the translations'
 // dexpinv the identity, the rotational part se3::dexpinv(-u, f) across lanes.
@@ -54,18 +55,17 @@ void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[k
 }
 
 // out_i = exp_act(a_i, y_i) for bodies b0 .. b0 + n - 1 (n <= kTile): the translations body by
-// body, the T*SO(3) part across lanes where its angle is in sinc's series range (every angle of
-// a usual RKMK stage), else by the scalar kernel; the same expressions either way
+// body, the T*SO(3) part across lanes where its angle is in sinc's series range (most bodies of
+// [K]'s stages at h = 0.01), else by the scalar kernel; the same expressions either way
 // (tstar_left::detail::exp_act_apply), so the same bits. out may alias y.
 LIEBENCH_RIGID_CLONES
 void exp_act_tile(const double* const* a, const double* y, double* y_out, std::size_t n) {
-  constexpr std::size_t kR = kState - factors::TstarSO3LeftTriv::state_dim;  // the T*SO(3) part's offset in the state
   alignas(64) double X[6][kTile], Y[12][kTile], O[12][kTile];
   alignas(64) long series[kTile];
   for (std::size_t i = 0; i < kTile; ++i) {
     const std::size_t b = i < n ? i : 0;  // padding: body 0
     for (int c = 0; c < 6; ++c) X[c][i] = a[b][kRot + static_cast<std::size_t>(c)];
-    for (int c = 0; c < 12; ++c) Y[c][i] = y[kState * b + kR + static_cast<std::size_t>(c)];
+    for (int c = 0; c < 12; ++c) Y[c][i] = y[kState * b + kRotState + static_cast<std::size_t>(c)];
   }
 #pragma omp simd
   for (std::size_t i = 0; i < kTile; ++i) {
@@ -80,11 +80,11 @@ void exp_act_tile(const double* const* a, const double* y, double* y_out, std::s
   for (std::size_t i = 0; i < n; ++i) {
     const double* yi = y + kState * i;
     double* oi = y_out + kState * i;
-    for (std::size_t c = 0; c < kR; ++c) oi[c] = yi[c] + a[i][c];  // Translation<3>::exp_act, twice
+    for (std::size_t c = 0; c < kRotState; ++c) oi[c] = yi[c] + a[i][c];  // Translation<3>::exp_act, twice
     if (series[i])
-      for (int c = 0; c < 12; ++c) oi[kR + static_cast<std::size_t>(c)] = O[c][i];
+      for (int c = 0; c < 12; ++c) oi[kRotState + static_cast<std::size_t>(c)] = O[c][i];
     else
-      tstar_left::exp_act(a[i] + kRot, yi + kR, oi + kR);
+      tstar_left::exp_act(a[i] + kRot, yi + kRotState, oi + kRotState);
   }
 }
 

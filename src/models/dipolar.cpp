@@ -16,8 +16,8 @@
 
 #include "groups/so3.hpp"
 #include "io/hdf5_rows.hpp"
-#include "parallel/loops.hpp"
 #include "parallel/exact_sum.hpp"
+#include "parallel/loops.hpp"
 
 namespace lie {
 

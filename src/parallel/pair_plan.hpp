@@ -13,9 +13,10 @@
 // Work: the tile pairs are ordered along a Z-order (Morton) curve of (I, J) and cut into P
 // contiguous pieces of balanced weight (ordered pair interactions), so a rank's pairs form a
 // compact 2-D patch of the upper triangle (few row and column tiles, as in Plimpton's force
-// decomposition). Any assignment gives the same bits; this one moves little. On at most 8 ranks with at most two tile pairs per rank the
-// largest pairs first to the least loaded rank where that evens the work better ([K]'s N = 100 on
-// two ranks: 53.5 % instead of 59 % of the pairs on the busier rank).
+// decomposition). Any assignment gives the same bits; this one moves little. On at most 8 ranks
+// with at most two tile pairs per rank the largest pairs go first to the least loaded rank where
+// that evens the work better ([K]'s N = 100 on two ranks: 53.5 % instead of 59 % of the pairs on
+// the busier rank).
 //
 // Communication in two levels through the root of each tile, root(t) = the owner of the
 // tile's first body (bodies: par::balanced_range(n, P, k)). With more ranks than tiles a tile's
