@@ -3,14 +3,16 @@
 liebench_steps run from its case, N, ranks and platform. Formulas and their sources:
 scripts/smpi/README.md, section "Cost model" (the equation numbers (C1)-(C10) below are its).
 
-usage: cost_model.py [--calibration FILE] [--explain] [--pair-scheme rows|tiles|tree|direct] [SUMMARIES.txt | -]
+usage: cost_model.py [--calibration FILE] [--explain] [--pair-scheme rows|tiles|tree|two_level|direct] [SUMMARIES.txt | -]
   reads rank-0 summary lines (key=value pairs, e.g. results/smpi/strong_summaries.txt) and
   prints per line: case, platform, ranks, N, model and simulated seconds per step, their
   relative difference (model - sim) / sim and, with --explain, the model's terms per step
   (particles, tree: compute, pos_up, pos_down, sum_up, sum_down; direct: compute, expand,
   exchange). --pair-scheme: the particles' decomposition for every particle line; default: the
-  line's pair_scheme=, else tree (the code of this tree, (C10): PairPlan in two levels; direct:
-  the same tile pairs with the former direct exchange, for runs made before the two levels).
+  line's pair_scheme=, else tree (the code of this tree, (C10): PairPlan's four phases, in two
+  levels or, on 2-8 ranks where the plan takes it, direct (pair_plan.py); direct: the same tile
+  pairs with the former direct exchange, for runs made before the two levels; two_level: tree's
+  four phases in two levels whatever the plan takes).
 Bad input: one line on stderr naming the value, exit 2.
 
 Used as a module by import_summaries.py (predict()).
@@ -368,15 +370,16 @@ def predict(line, cal, scheme=None):
             terms["compute"] = rhs_per_step * (2 * cal["PAIR_NS"] * 1e-9 * pairs + (slots / MEMSET_BPS if shared else 0))
             terms["allgatherv"] = rhs_per_step * allgatherv(plat, P, 6 * 8 * N)
             terms["reduce_scatter"] = rhs_per_step * (reduce_scatter_default(plat, P, slots) if shared else 0.0)
-        elif scheme == "tree":
+        elif scheme in ("tree", "two_level"):
             # (C10) the Z-order patches of par::PairPlan: the busiest rank's ordered pair
             # interactions, then the four point-to-point phases of the two-level exchange
             # through the tiles' roots (pair_plan.py): positions up to the roots and down to the
             # readers before the kernel, subtree sums up to the roots and down to the owners after
+            # (on 2-8 ranks the plan may take the direct scheme: pos_up and sum_down then stay home)
             plan = _plan(N, P)
             terms["compute"] = rhs_per_step * cal["PAIR_NS"] * 1e-9 * float(plan.interactions.max())
             for ph in pair_plan.PHASES:
-                terms[ph] = rhs_per_step * p2p_phase(plat, *plan.phase_messages(ph))
+                terms[ph] = rhs_per_step * p2p_phase(plat, *plan.phase_messages(ph, "two_level" if scheme == "two_level" else None))
         elif scheme == "direct":
             # (C10') the direct scheme before the two levels: the expand from the owners to the
             # readers and the exchange from the computing ranks to the owners
@@ -385,7 +388,7 @@ def predict(line, cal, scheme=None):
             terms["expand"] = rhs_per_step * p2p_matrix(plat, plan.expand_bytes())
             terms["exchange"] = rhs_per_step * p2p_matrix(plat, plan.exchange_bytes())
         else:
-            raise InputError(f"pair_scheme has value '{scheme}'; expected rows, tiles, tree or direct")
+            raise InputError(f"pair_scheme has value '{scheme}'; expected rows, tiles, tree, two_level or direct")
     elif model == "box":
         # (C11) the cutoff path's spatial decomposition (parallel/spatial_domains.hpp), dlm: per
         # field evaluation the busiest rank's Verlet list entries at BOX_ENTRY_NS, the reduction
@@ -460,7 +463,7 @@ def main(argv):
             scheme = a.split("=", 1)[1]
         elif a.startswith("--"):
             raise InputError(f"option '{a}' unknown; usage: cost_model.py [--calibration FILE] [--explain] "
-                             "[--pair-scheme rows|tiles|tree|direct] [FILE|-]")
+                             "[--pair-scheme rows|tiles|tree|two_level|direct] [FILE|-]")
         else:
             args.append(a)
     cal = load_calibration(cal_path)

@@ -6,7 +6,7 @@ with the cost model's prediction of every run beside it (cost_model.py), and opt
 of parallel efficiency against ranks (simulation solid, model dashed).
 
 usage: import_summaries.py SUMMARIES.txt OUT.h5 [--kind strong|weak] [--plot OUT.png]
-                           [--calibration FILE] [--pair-scheme rows|tiles|tree|direct]
+                           [--calibration FILE] [--pair-scheme rows|tiles|tree|two_level|direct]
   Lines: one run each, key=value pairs (unknown keys are kept as text columns, "na" = missing).
   Needed: case, model, N, ranks, platform, steps, seconds, s_per_step. --kind keeps the lines
   with kind=KIND (lines without kind= count as strong). Per-phase simulated seconds t_NAME=
@@ -53,7 +53,7 @@ def parse_args(argv):
             name = name.replace("-", "_")
             if name not in opts:
                 raise Usage(f"option '{a}' unknown; usage: import_summaries.py SUMMARIES.txt OUT.h5 "
-                            "[--kind strong|weak] [--plot OUT.png] [--calibration FILE] [--pair-scheme rows|tiles|tree|direct]")
+                            "[--kind strong|weak] [--plot OUT.png] [--calibration FILE] [--pair-scheme rows|tiles|tree|two_level|direct]")
             opts[name] = val if eq else next(it, None)
             if opts[name] is None:
                 raise Usage(f"option '{a}' needs a value")

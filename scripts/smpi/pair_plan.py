@@ -3,12 +3,14 @@
 who computes which tile pair, and the messages of one field evaluation of the particles'
 all-pairs path in TWO LEVELS through the root of each tile (positions up to the roots and down
 to the readers before the pair kernel; the maximal owned subtrees up to the roots and the
-finished sums down to the owners after it) -- for every rank at once. The former DIRECT scheme
-(expand from the owners to the readers, subtrees from the computing ranks to the owners) is kept
-for the message counts and the model of earlier runs (pair_scheme=direct).
+finished sums down to the owners after it), or on a few ranks DIRECT (expand from the owners to
+the readers, subtrees from the computing ranks to the owners: two rounds instead of four) --
+for every rank at once. The direct scheme's expand and exchange also model earlier runs
+(pair_scheme=direct).
 
 usage: pair_plan.py N P [--check | --dump | --dump-expand | --dump-phases | --counts
                          | --messages pos_up|pos_down|sum_up|sum_down|expand|exchange]
+                        [--scheme two_level|direct]
   prints the plan's per-rank extremes; --check: the internal consistency checks (exit 1 on a
   failure); --dump: one line per rank, "rank R interactions X tile_pairs K leaves L";
   --dump-phases: four lines per rank, one per phase in the order pos_up pos_down sum_up
@@ -16,8 +18,9 @@ usage: pair_plan.py N P [--check | --dump | --dump-expand | --dump-phases | --co
   blocks per message, peers in rank order, self excluded): the form scripts/smpi/plan_dump.cpp
   prints from the C++ PairPlan (cli.smpi_model compares them live); --dump-expand: the same,
   pos_up and pos_down lines only; --counts: messages per phase (self excluded) and the most
-  one rank posts (sends + receives), direct and two levels; --messages PHASE: the messages of one phase, "SRC DST BYTES" a line, self excluded
-  (phase_check.c reads them).
+  one rank posts (sends + receives), direct and two levels, and the scheme the plan takes;
+  --messages PHASE: the messages of one phase, "SRC DST BYTES" a line, self excluded
+  (phase_check.c reads them); --scheme: the phases of that scheme instead of the plan's own.
 
 The rules, as in the C++ (the comments there say why):
 * tiles of dipolar::tile_size_for(N) bodies (64 up to N = 128, else the smallest multiple of 128
@@ -41,8 +44,12 @@ The rules, as in the C++ (the comments there say why):
     sum_up    every emitted node (I, lo, hi) goes from its owner to root(I), 7 doubles
               (dipolar::kSlotFields) per body of I;
     sum_down  root(I) sends the finished sums of the bodies of I that d owns to d, 7 doubles per body.
-  Direct scheme (before): expand, d -> r the bodies of d in need(r); exchange, every emitted node
-  of I from its owner to every owner of bodies of I.
+  Direct scheme: expand, d -> r the bodies of d in need(r); exchange, every emitted node of I
+  from its owner to every owner of bodies of I. PairPlan runs it in the four phases (every
+  owner's piece of a tile is its own root: pos_up and sum_down stay home, pos_down = expand,
+  sum_up = exchange, a block per piece) where it takes it: on 2 to 8 ranks when the busiest
+  rank of the expand posts (sends + receives) no more messages than the busiest ranks of
+  pos_up and pos_down together (header of pair_plan.hpp, "Two schemes").
 Self messages are kept in the send and receive lists (as the C++ lists have them) and left out
 of the dumps and byte matrices (a local copy, no message).
 """
@@ -142,6 +149,7 @@ class Plan:
                 load[r] += int(w[k])
             if max(load) < load_z.max():
                 owner = lpt
+                self.lpt = True
         self.pairs_I, self.pairs_J, self.pairs_owner, self.pairs_weight = I, J, owner, w
         self.total = total
         self.interactions = np.bincount(owner, weights=w.astype(np.float64), minlength=P)
@@ -155,6 +163,9 @@ class Plan:
         self._exchange()
         self._expand()
         self._two_level()
+        self._direct()
+        self.scheme = self._choose()
+        self.phases = self.direct_phases if self.scheme == "direct" else self.two_level_phases
 
     # -- the exchange of maximal owned subtrees ------------------------------------------------
     def row_nodes(self, I):
@@ -277,40 +288,86 @@ class Plan:
         for I in range(T):
             for d, c in owners[I]:
                 add("sum_down", self.root[I], d, FIELDS_LEAF * c)
-        self.phases = phases
+        self.two_level_phases = phases
 
-    def phase_peers(self, name, r):
-        """Sends and receives of rank r in one phase: ([(peer, values, blocks)], [...]), peers in
-        rank order, self included (as PairPlan's Phase lists)."""
+    # -- the direct scheme in the four phases: every owner's piece of a tile is its own root -----
+    def _direct(self):
+        T = self.tiles
+        needers = [np.flatnonzero(self.need[:, t]) for t in range(T)]
+        owners = [self.tile_owners(t) for t in range(T)]
+        phases = {name: {} for name in PHASES}
+
+        def add(name, s, d, values):
+            e = phases[name].setdefault((int(s), int(d)), [0, 0])
+            e[0] += values
+            e[1] += 1
+        for t in range(T):
+            for d, c in owners[t]:
+                if len(needers[t]):
+                    add("pos_up", d, d, FIELDS_EXPAND * c)
+                for r in needers[t]:
+                    add("pos_down", d, r, FIELDS_EXPAND * c)
+        for I, o, lo, hi in self.nodes:
+            for d, c in owners[I]:
+                add("sum_up", o, d, FIELDS_LEAF * c)
+        for I in range(T):
+            for d, c in owners[I]:
+                add("sum_down", d, d, FIELDS_LEAF * c)
+        self.direct_phases = phases
+
+    def _choose(self):
+        """PairPlan's automatic scheme: direct on 2 to 8 ranks where its busiest rank posts no more
+        position messages (sends + receives, self excluded) than the two levels' busiest ranks of
+        pos_up and pos_down together."""
+        if not 1 < self.P <= 8:
+            return "two_level"
+
+        def busiest(m):
+            per = np.zeros(self.P, dtype=np.int64)
+            for s, d in m:
+                if s != d:
+                    per[s] += 1
+                    per[d] += 1
+            return int(per.max())
+        two = busiest(self.two_level_phases["pos_up"]) + busiest(self.two_level_phases["pos_down"])
+        return "direct" if busiest(self.direct_phases["pos_down"]) <= two else "two_level"
+
+    def phase_peers(self, name, r, scheme=None):
+        """Sends and receives of rank r in one phase of the plan's scheme (or `scheme`):
+        ([(peer, values, blocks)], [...]), peers in rank order, self included (as PairPlan's Phase
+        lists)."""
+        scheme = scheme or self.scheme
         if not hasattr(self, "_peers"):
             self._peers = {}
-            for ph, m in self.phases.items():
-                by_s, by_d = {}, {}
-                for (s, d), (v, b) in m.items():
-                    by_s.setdefault(s, []).append((d, v, b))
-                    by_d.setdefault(d, []).append((s, v, b))
-                self._peers[ph] = (by_s, by_d)
-        by_s, by_d = self._peers[name]
+            for sch, phases in (("two_level", self.two_level_phases), ("direct", self.direct_phases)):
+                for ph, m in phases.items():
+                    by_s, by_d = {}, {}
+                    for (s, d), (v, b) in m.items():
+                        by_s.setdefault(s, []).append((d, v, b))
+                        by_d.setdefault(d, []).append((s, v, b))
+                    self._peers[sch, ph] = (by_s, by_d)
+        by_s, by_d = self._peers[scheme, name]
         return sorted(by_s.get(r, [])), sorted(by_d.get(r, []))
 
-    def phase_messages(self, name):
-        """Arrays (src, dst, bytes) of one phase, self excluded."""
+    def phase_messages(self, name, scheme=None):
+        """Arrays (src, dst, bytes) of one phase of the plan's scheme (or `scheme`), self excluded."""
         if name == "expand":
             m = self.expand_bytes()
         elif name == "exchange":
             m = self.exchange_bytes()
         else:
-            items = [(s, d, 8 * v) for (s, d), (v, _) in self.phases[name].items() if s != d]
+            phases = {"two_level": self.two_level_phases, "direct": self.direct_phases}[scheme or self.scheme]
+            items = [(s, d, 8 * v) for (s, d), (v, _) in phases[name].items() if s != d]
             items.sort()
             a = np.array(items, dtype=np.int64).reshape(-1, 3)
             return a[:, 0], a[:, 1], a[:, 2]
         src, dst = np.nonzero(m)
         return src, dst, m[src, dst]
 
-    def phase_bytes(self, name):
+    def phase_bytes(self, name, scheme=None):
         """P x P byte matrix [sender, receiver] of one phase, diagonal (self) zero."""
         m = np.zeros((self.P, self.P), dtype=np.int64)
-        src, dst, b = self.phase_messages(name)
+        src, dst, b = self.phase_messages(name, scheme)
         m[src, dst] = b
         return m
 
@@ -339,7 +396,7 @@ def check(plan):
         bad.append(f"interactions sum {plan.interactions.sum()} != N (N - 1) = {plan.n * (plan.n - 1)}")
     if int(plan.leaves.sum()) != T * T:
         bad.append(f"leaves sum {plan.leaves.sum()} != T^2")
-    if (np.diff(plan.pairs_owner) < 0).any():
+    if not getattr(plan, "lpt", False) and (np.diff(plan.pairs_owner) < 0).any():  # (LPT: any order)
         bad.append("owners not monotone along the Z order")
     one_pair = 2 * plan.tile * plan.tile
     if plan.total > 0 and np.abs(plan.interactions - plan.total / P).max() > one_pair:
@@ -374,7 +431,7 @@ def check(plan):
     own = np.diff(plan.body_begin)
     needed = plan.need.any(axis=0)
     for r in range(P):
-        got = {ph: sum(v for _, v, _ in plan.phase_peers(ph, r)[1]) for ph in PHASES}
+        got = {ph: sum(v for _, v, _ in plan.phase_peers(ph, r, "two_level")[1]) for ph in PHASES}
         want = {"pos_up": FIELDS_EXPAND * int((plan.sizes[rooted[r]] * needed[rooted[r]]).sum()),
                 "pos_down": FIELDS_EXPAND * int(plan.need[r] @ plan.sizes),
                 "sum_up": FIELDS_LEAF * int((plan.sizes[rooted[r]] * nodes_of[rooted[r]]).sum()),
@@ -382,12 +439,19 @@ def check(plan):
         for ph in PHASES:
             if got[ph] != want[ph]:
                 bad.append(f"rank {r} {ph}: receives {got[ph]} doubles, expected {want[ph]}")
-        blocks = sum(b for _, _, b in plan.phase_peers("sum_up", r)[1])
+        blocks = sum(b for _, _, b in plan.phase_peers("sum_up", r, "two_level")[1])
         if blocks != int(nodes_of[rooted[r]].sum()):
             bad.append(f"rank {r} sum_up: {blocks} blocks, expected the {nodes_of[rooted[r]].sum()} nodes of its tiles")
     for t in range(T):
         if plan.root[t] != plan.tile_owners(t)[0][0]:
             bad.append(f"tile {t}: root {plan.root[t]} is not the owner of its first body")
+    # direct: pos_down and sum_up are the expand and the exchange; pos_up and sum_down stay home
+    for ph, m in (("pos_down", plan.expand_bytes()), ("sum_up", plan.exchange_bytes())):
+        if (plan.phase_bytes(ph, "direct") != m).any():
+            bad.append(f"direct {ph} differs from the {'expand' if ph == 'pos_down' else 'exchange'}")
+    for ph in ("pos_up", "sum_down"):
+        if len(plan.phase_messages(ph, "direct")[0]):
+            bad.append(f"direct {ph}: a message to another rank")
     return bad
 
 
@@ -396,7 +460,7 @@ def counts(plan):
     messages one rank posts (sends + receives))."""
     out = {}
     for ph in DIRECT + PHASES:
-        src, dst, _ = plan.phase_messages(ph)
+        src, dst, _ = plan.phase_messages(ph, "two_level")
         per_rank = np.bincount(src, minlength=plan.P) + np.bincount(dst, minlength=plan.P)
         out[ph] = (len(src), int(per_rank.max()) if len(src) else 0)
     return out
@@ -405,23 +469,29 @@ def counts(plan):
 def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     opts = [a for a in argv if a.startswith("--")]
-    phase = None
+    phase = scheme = None
     if "--messages" in argv:
         k = argv.index("--messages")
         phase = argv[k + 1] if k + 1 < len(argv) else ""
         if phase in args:
             args.remove(phase)
+    if "--scheme" in argv:
+        k = argv.index("--scheme")
+        scheme = argv[k + 1] if k + 1 < len(argv) else ""
+        if scheme in args:
+            args.remove(scheme)
     usage = ("usage: pair_plan.py N P [--check | --dump | --dump-expand | --dump-phases | --counts "
-             "| --messages pos_up|pos_down|sum_up|sum_down|expand|exchange]")
+             "| --messages pos_up|pos_down|sum_up|sum_down|expand|exchange] [--scheme two_level|direct]")
     if (len(args) != 2 or not all(a.isdigit() and int(a) > 0 for a in args)
-            or not set(opts) <= {"--check", "--dump", "--dump-expand", "--dump-phases", "--counts", "--messages"}
-            or phase not in (None,) + PHASES + DIRECT):
+            or not set(opts) <= {"--check", "--dump", "--dump-expand", "--dump-phases", "--counts", "--messages",
+                                 "--scheme"}
+            or phase not in (None,) + PHASES + DIRECT or scheme not in (None, "two_level", "direct")):
         print(f"pair_plan.py: arguments '{' '.join(argv)}': {usage}", file=sys.stderr)
         return 2
     n, P = int(args[0]), int(args[1])
     plan = Plan(n, P)
     if phase:
-        for s, d, b in zip(*plan.phase_messages(phase)):
+        for s, d, b in zip(*plan.phase_messages(phase, scheme)):
             print(s, d, b)
         return 0
     if "--dump-expand" in opts or "--dump-phases" in opts:
@@ -429,7 +499,7 @@ def main(argv):
         fmt = lambda r, peers: "".join(f" {p}:{v}:{b}" for p, v, b in peers if p != r)  # noqa: E731
         for r in range(P):
             for ph in names:
-                snd, rcv = plan.phase_peers(ph, r)
+                snd, rcv = plan.phase_peers(ph, r, scheme)
                 print(f"rank {r} {ph} sends{fmt(r, snd)} recvs{fmt(r, rcv)}")
         return 0
     if "--dump" in opts:
@@ -441,7 +511,7 @@ def main(argv):
         c = counts(plan)
         print(f"N={n} P={P} tiles={plan.tiles} messages per phase (self excluded; /the most one rank posts): "
               "direct " + " ".join(f"{ph}={c[ph][0]}/{c[ph][1]}" for ph in DIRECT) + " two_level "
-              + " ".join(f"{ph}={c[ph][0]}/{c[ph][1]}" for ph in PHASES))
+              + " ".join(f"{ph}={c[ph][0]}/{c[ph][1]}" for ph in PHASES) + f" scheme={plan.scheme}")
         return 0
     ex, lf, lv = plan.expand_bytes(), plan.exchange_bytes(), plan.leaf_values
     peers = max((lv > 0).sum(axis=1).max(), (lv > 0).sum(axis=0).max())

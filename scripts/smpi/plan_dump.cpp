@@ -8,6 +8,7 @@
 //   ./plan_dump N P --phases   per rank the four phases of the two-level exchange, one line each
 //                              "rank R PHASE sends PEER:VALUES:BLOCKS... recvs ..." (--dump-phases)
 //   ./plan_dump N P --expand   the same, pos_up and pos_down only                  (--dump-expand)
+//   a last argument --two_level or --direct: that scheme instead of the plan's own (--scheme)
 // Peers in rank order, self left out (PairPlan lists it: a local copy, no message).
 #include <cstdio>
 #include <cstdlib>
@@ -46,11 +47,17 @@ std::string peers(const std::vector<PairPlan::Peer>& list, int self) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::string scheme = argc >= 4 ? argv[argc - 1] : "";
+  if (scheme == "--two_level" || scheme == "--direct") --argc;
+  else scheme.clear();
   const std::string mode = argc == 4 ? argv[3] : "";
   if ((argc != 3 && mode != "--phases" && mode != "--expand") || std::atoll(argv[1]) < 1 || std::atoi(argv[2]) < 1) {
-    std::fprintf(stderr, "usage: plan_dump N P [--phases | --expand] (N, P positive integers)\n");
+    std::fprintf(stderr, "usage: plan_dump N P [--phases | --expand] [--two_level | --direct] (N, P positive integers)\n");
     return 2;
   }
+  const PairPlan::Messages messages = scheme == "--two_level" ? PairPlan::Messages::two_level
+                                      : scheme == "--direct"  ? PairPlan::Messages::direct
+                                                              : PairPlan::Messages::automatic;
   const std::size_t n = std::strtoull(argv[1], nullptr, 10);
   const int P = std::atoi(argv[2]);
   const std::size_t tile = lie::dipolar::tile_size_for(n);
@@ -63,7 +70,7 @@ int main(int argc, char** argv) {
                           {"sum_up", sum_up_lists<PairPlan>},
                           {"sum_down", sum_down_lists<PairPlan>}};
   for (int r = 0; r < P; ++r) {
-    const PairPlan plan(n, tile, lie::dipolar::kSlotFields, P, r);
+    const PairPlan plan(n, tile, lie::dipolar::kSlotFields, P, r, messages);
     if (mode.empty()) {
       std::printf("rank %d interactions %lld tile_pairs %zu leaves %zu\n", r,
                   static_cast<long long>(plan.interactions()), plan.tile_pairs().size(),

@@ -56,6 +56,11 @@ const bool kKeys = declare_options({
     {"dipolar.periodic", OptionType::ChoiceList, "x, y, z",
      "the periodic axes of dipolar.box (the others are open: unbounded, length unused)", {"x", "y", "z"},
      "dipolar"},
+    {"dipolar.pair_messages", OptionType::Choice, "auto",
+     "how the all-pairs path moves positions and sums between ranks: two_level (through each tile's root: few "
+     "messages on many ranks, four rounds per evaluation), direct (owners straight to readers and back: two rounds) "
+     "or auto (direct on 2-8 ranks where it posts no more messages; parallel/pair_plan.hpp). The same bits",
+     {"auto", "two_level", "direct"}, "dipolar"},
     {"dipolar.order_parameters", OptionType::Bool, "false",
      "also observe the orientational order: polarization |sum mu_i| / (N |mubar|) and nematic_order, the largest "
      "eigenvalue of (1/N) sum (3 u_i u_i^T - I) / 2 with u_i = mu_i / |mu_i| (1: aligned, 0: isotropic)",
@@ -190,6 +195,10 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
   p.cutoff = cfg.get_nonnegative("dipolar.cutoff");
   p.skin = cfg.get_nonnegative("dipolar.skin");
   p.order_parameters = cfg.get_bool("dipolar.order_parameters");
+  const std::string messages = cfg.get_choice("dipolar.pair_messages", {"auto", "two_level", "direct"});
+  p.pair_messages = messages == "direct"      ? par::PairPlan::Messages::direct
+                    : messages == "two_level" ? par::PairPlan::Messages::two_level
+                                              : par::PairPlan::Messages::automatic;
   p.cutoff_shift = cfg.get_bool("dipolar.cutoff_shift");
   if (p.cutoff_shift && !(p.cutoff > 0.0))
     throw UsageError("key 'dipolar.cutoff_shift' is true but dipolar.cutoff is 0 (all pairs); the shift needs a "
@@ -283,7 +292,7 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
   if (tiled()) {
     send_.resize(6 * range_.size());
     bodies_.resize(p_.n);
-    plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank());
+    plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank(), p_.pair_messages);
 #ifdef SMPI_SAMPLE_FLOPS
     modelled_pairs_ = smpi_model_pairs();
     if (modelled_pairs_)  // (at least one value: SimGrid refuses an empty shared block; ranks without tile pairs)

@@ -88,6 +88,7 @@ struct DipolarParams {
   double spread = 0.0;  // 0: N
   std::array<std::size_t, 3> lattice{0, 0, 0};  // initial = lattice: sites per axis
   bool order_parameters = false;  // observe polarization and nematic_order (dipolar.order_parameters)
+  par::PairPlan::Messages pair_messages = par::PairPlan::Messages::automatic;  // dipolar.pair_messages
   std::uint64_t seed = 1;
   std::string file, dataset = "/runs/run_00000/final_state";
 

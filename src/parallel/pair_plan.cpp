@@ -41,7 +41,7 @@ std::size_t tree_depth(std::size_t tiles) {
 
 }  // namespace
 
-PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank)
+PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank, Messages messages)
     : n_(n), tile_(tile), fields_(fields), ranks_(ranks), rank_(rank) {
   if (n == 0 || tile == 0 || fields <= 0 || ranks < 1 || rank < 0 || rank >= ranks)
     throw std::invalid_argument("PairPlan: bad arguments");
@@ -155,12 +155,69 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
   }
-  for (std::uint32_t t = 0; t < T32; ++t) {
-    if (std::binary_search(needers[t].begin(), needers[t].end(), rank)) needed_tiles_.push_back(t);
-    if (root(t) == rank) rooted_.push_back(t);
-  }
   const std::size_t t_first = mine_.size() == 0 ? 0 : mine_.begin / tile;
   const std::size_t t_end = mine_.size() == 0 ? 0 : (mine_.end - 1) / tile + 1;  // tiles holding my bodies
+  for (std::uint32_t t = 0; t < T32; ++t)
+    if (std::binary_search(needers[t].begin(), needers[t].end(), rank)) needed_tiles_.push_back(t);
+
+  // The owners' pieces of tile t: visit(d, b0, b1) for every rank d holding bodies [b0, b1) of t.
+  auto owners_of = [&](std::size_t t, auto&& visit) {
+    const Range bodies = tile_range(t);
+    const int d0 = body_owner(n, ranks, bodies.begin), d1 = body_owner(n, ranks, bodies.end - 1);
+    for (int d = d0; d <= d1; ++d) {
+      const Range rd = balanced_range(n, ranks, d);
+      const std::size_t b0 = std::max(rd.begin, bodies.begin), b1 = std::min(rd.end, bodies.end);
+      if (b0 < b1) visit(d, b0, b1);
+    }
+  };
+  // The scheme (header: "Two schemes"). Automatic: direct where its busiest rank posts no more
+  // position messages than the two levels' busiest ranks in their two rounds together, on at
+  // most kDirectRanks ranks; the sums mirror the positions (sum_up ~ pos_down, sum_down ~ pos_up).
+  constexpr int kDirectRanks = 8;
+  if (messages == Messages::automatic) {
+    messages = Messages::two_level;
+    if (ranks > 1 && ranks <= kDirectRanks) {
+      const auto R = static_cast<std::size_t>(ranks);
+      // distinct peers (self excluded) per rank, sends and receives apart: [rank][peer]
+      using Peers = std::vector<std::vector<char>>;
+      Peers direct_send(R, std::vector<char>(R, 0)), direct_recv = direct_send, up_send = direct_send,
+          up_recv = direct_send, down_send = direct_send, down_recv = direct_send;
+      for (std::size_t t = 0; t < T; ++t) {
+        if (needers[t].empty()) continue;
+        const int root_t = body_owner(n, ranks, tile_range(t).begin);
+        owners_of(t, [&](int d, std::size_t, std::size_t) {
+          for (int r : needers[t]) direct_send[d][r] = direct_recv[r][d] = 1;
+          up_send[d][root_t] = up_recv[root_t][d] = 1;
+        });
+        for (int r : needers[t]) down_send[root_t][r] = down_recv[r][root_t] = 1;
+      }
+      auto busiest = [&](const Peers& sends, const Peers& recvs) {
+        std::size_t most = 0;
+        for (std::size_t r = 0; r < R; ++r) {
+          std::size_t c = 0;
+          for (std::size_t q = 0; q < R; ++q) c += (q != r && sends[r][q]) + (q != r && recvs[r][q]);
+          most = std::max(most, c);
+        }
+        return most;
+      };
+      if (busiest(direct_send, direct_recv) <= busiest(up_send, up_recv) + busiest(down_send, down_recv))
+        messages = Messages::direct;
+    }
+  }
+  messages_ = messages;
+  // The segments of tile t (header): visit(root, b0, b1).
+  auto segments_of = [&](std::size_t t, auto&& visit) {
+    if (messages_ == Messages::direct) {
+      owners_of(t, visit);
+    } else {
+      const Range bodies = tile_range(t);
+      visit(body_owner(n, ranks, bodies.begin), bodies.begin, bodies.end);
+    }
+  };
+  for (std::uint32_t t = 0; t < T32; ++t)
+    segments_of(t, [&](int root, std::size_t b0, std::size_t b1) {
+      if (root == rank) rooted_.push_back({t, b0, b1});
+    });
 
   // Messages of one phase, aggregated per peer (std::map: peers in rank order).
   struct Builder {
@@ -179,50 +236,44 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
       return ph;
     }
   };
-  auto owners_of = [&](std::size_t t, auto&& visit) {  // (owner d, its bodies of tile t)
-    const Range bodies = tile_range(t);
-    const int d0 = body_owner(n, ranks, bodies.begin), d1 = body_owner(n, ranks, bodies.end - 1);
-    for (int d = d0; d <= d1; ++d) {
-      const Range rd = balanced_range(n, ranks, d);
-      const std::size_t b0 = std::max(rd.begin, bodies.begin), b1 = std::min(rd.end, bodies.end);
-      if (b0 < b1) visit(d, b0, b1);
-    }
-  };
   const auto PV = static_cast<std::size_t>(kPositionValues), F = static_cast<std::size_t>(fields);
-  {  // pos_up: my bodies of each read tile to its root; the roots' receipts from the owners
+  {  // pos_up: my bodies of each read tile to the root of their segment; the roots' receipts from the owners
     Builder b{{}, {}, PV};
     for (std::size_t t = t_first; t < t_end; ++t) {
       const std::size_t b0 = std::max(mine_.begin, tile_range(t).begin), b1 = std::min(mine_.end, tile_range(t).end);
-      if (b0 < b1 && !needers[t].empty()) b.add(b.sends, root(t), {static_cast<std::uint32_t>(t), 0, 0, b0, b1});
+      if (b0 < b1 && !needers[t].empty()) b.add(b.sends, root_of(b0), {static_cast<std::uint32_t>(t), 0, 0, b0, b1});
     }
-    for (std::uint32_t t : rooted_)
-      if (!needers[t].empty())
-        owners_of(t, [&](int d, std::size_t b0, std::size_t b1) { b.add(b.recvs, d, {t, 0, 0, b0, b1}); });
+    for (const Segment& s : rooted_)
+      if (!needers[s.tile].empty())
+        owners_of(s.tile, [&](int d, std::size_t b0, std::size_t b1) {
+          if (b0 >= s.begin && b1 <= s.end) b.add(b.recvs, d, {s.tile, 0, 0, b0, b1});
+        });
     pos_up_ = b.done();
   }
-  {  // pos_down: whole tiles from their roots to the ranks reading them
+  {  // pos_down: whole segments from their roots to the ranks reading their tiles
     Builder b{{}, {}, PV};
-    for (std::uint32_t t : rooted_)
-      for (int r : needers[t]) b.add(b.sends, r, {t, 0, 0, tile_range(t).begin, tile_range(t).end});
-    for (std::uint32_t t : needed_tiles_) b.add(b.recvs, root(t), {t, 0, 0, tile_range(t).begin, tile_range(t).end});
+    for (const Segment& s : rooted_)
+      for (int r : needers[s.tile]) b.add(b.sends, r, {s.tile, 0, 0, s.begin, s.end});
+    for (std::uint32_t t : needed_tiles_)
+      segments_of(t, [&](int root, std::size_t b0, std::size_t b1) { b.add(b.recvs, root, {t, 0, 0, b0, b1}); });
     pos_down_ = b.done();
   }
-  {  // sum_up: my maximal nodes to the roots of their row tiles; the roots' receipts
+  {  // sum_up: my maximal nodes, the bodies of each segment of their row tile to its root; the roots' receipts
     Builder b{{}, {}, F};
     std::map<int, std::vector<std::size_t>> send_emit;
     std::vector<Node> nodes;
     for (std::uint32_t I = 0; I < T32; ++I) {
       decompose(I, nodes);
-      const Range bodies = tile_range(I);
-      const bool rooted = root(I) == rank;
       for (const Node& nd : nodes) {
-        const Block blk{I, nd.lo, nd.hi, bodies.begin, bodies.end};
-        if (nd.owner == rank) {
-          emits_.push_back({I, nd.lo, nd.hi});
-          b.add(b.sends, root(I), blk);
-          send_emit[root(I)].push_back(emits_.size() - 1);
-        }
-        if (rooted) b.add(b.recvs, nd.owner, blk);
+        if (nd.owner == rank) emits_.push_back({I, nd.lo, nd.hi});
+        segments_of(I, [&](int root, std::size_t b0, std::size_t b1) {
+          const Block blk{I, nd.lo, nd.hi, b0, b1};
+          if (nd.owner == rank) {
+            b.add(b.sends, root, blk);
+            send_emit[root].push_back(emits_.size() - 1);
+          }
+          if (root == rank) b.add(b.recvs, nd.owner, blk);
+        });
       }
     }
     sum_up_ = b.done();
@@ -230,11 +281,13 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
   }
   {  // sum_down: finished sums from the roots to the owners
     Builder b{{}, {}, F};
-    for (std::uint32_t I : rooted_)
-      owners_of(I, [&](int d, std::size_t b0, std::size_t b1) { b.add(b.sends, d, {I, 0, 0, b0, b1}); });
+    for (const Segment& s : rooted_)
+      owners_of(s.tile, [&](int d, std::size_t b0, std::size_t b1) {
+        if (b0 >= s.begin && b1 <= s.end) b.add(b.sends, d, {s.tile, 0, 0, b0, b1});
+      });
     for (std::size_t I = t_first; I < t_end; ++I) {
       const std::size_t b0 = std::max(mine_.begin, tile_range(I).begin), b1 = std::min(mine_.end, tile_range(I).end);
-      if (b0 < b1) b.add(b.recvs, root(I), {static_cast<std::uint32_t>(I), 0, 0, b0, b1});
+      if (b0 < b1) b.add(b.recvs, root_of(b0), {static_cast<std::uint32_t>(I), 0, 0, b0, b1});
     }
     sum_down_ = b.done();
   }
@@ -243,8 +296,7 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
   for (std::size_t k = 0; k < sum_up_.recvs.size(); ++k) {
     std::size_t pos = 0;
     for (const Block& blk : sum_up_.recvs[k].blocks) {
-      const auto u = static_cast<std::size_t>(std::lower_bound(rooted_.begin(), rooted_.end(), blk.tile) - rooted_.begin());
-      received_[u].push_back({blk.lo, blk.hi, k, pos});
+      received_[rooted_slot(blk.tile)].push_back({blk.lo, blk.hi, k, pos});
       pos += blk.bodies() * F;
     }
   }
@@ -252,7 +304,16 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     std::sort(g.begin(), g.end(), [](const Received& a, const Received& b) { return a.lo < b.lo; });
 }
 
-int PairPlan::root(std::size_t t) const { return body_owner(n_, ranks_, tile_range(t).begin); }
+int PairPlan::root_of(std::size_t body) const {
+  if (messages_ == Messages::direct) return body_owner(n_, ranks_, body);
+  return body_owner(n_, ranks_, tile_range(body / tile_).begin);
+}
+
+std::size_t PairPlan::rooted_slot(std::size_t tile) const {
+  const auto it = std::lower_bound(rooted_.begin(), rooted_.end(), tile,
+                                   [](const Segment& s, std::size_t t) { return s.tile < t; });
+  return static_cast<std::size_t>(it - rooted_.begin());
+}
 
 std::size_t PairPlan::Phase::send_values(bool include_self, int self) const {
   std::size_t v = 0;
@@ -326,14 +387,11 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
 void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vector<std::vector<double>>& out) const {
   const auto F = static_cast<std::size_t>(fields_);
   const std::size_t stride = tile_ * F;
-  auto slot = [&](std::uint32_t I) {
-    return static_cast<std::size_t>(std::lower_bound(rooted_.begin(), rooted_.end(), I) - rooted_.begin());
-  };
   sums_.resize(rooted_.size() * stride);
   // the tree of rooted tile k from the received nodes
   auto finish_tile = [&](std::size_t k, std::vector<double>& scratch) {
     const std::vector<Received>& g = received_[k];
-    const std::size_t count = tile_range(rooted_[k]).size() * F;
+    const std::size_t count = (rooted_[k].end - rooted_[k].begin) * F;
     if (scratch.size() < (tree_depth(tiles_) + 1) * count) scratch.resize((tree_depth(tiles_) + 1) * count);
     auto rec = [&](auto&& self, std::uint32_t lo, std::uint32_t hi, double* dst, std::size_t depth) -> void {
       const auto it =
@@ -368,7 +426,8 @@ void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vect
     out[k].resize(sends[k].values);
     double* dst = out[k].data();
     for (const Block& blk : sends[k].blocks) {
-      const double* src = sums_.data() + slot(blk.tile) * stride + (blk.body_begin - blk.tile * tile_) * F;
+      const std::size_t k = rooted_slot(blk.tile);
+      const double* src = sums_.data() + k * stride + (blk.body_begin - rooted_[k].begin) * F;
       dst = std::copy(src, src + blk.bodies() * F, dst);
     }
   }

@@ -35,6 +35,16 @@
 // A message is aggregated per (sender, receiver) and holds its blocks in increasing tile order.
 // The lists include messages to self (the caller copies those). The plan is built once from
 // (n, tile, P) (Dipolar::compute_tiles and exchange_positions use it).
+//
+// Two schemes. The above, two_level, cuts messages on many ranks but costs four rounds per
+// evaluation. direct roots every owner's piece of a tile (a segment) at its owner: pos_up and
+// sum_down become copies to self, pos_down goes from the owners straight to the readers and
+// sum_up from the leaves' ranks straight to the owners, who finish their bodies' trees -- two
+// rounds ([K]'s N = 100 on 2 ranks: 4 x 4 message rounds per RKMK4 step become 4 x 2). Both
+// finish every tree with the same expression of the same leaves: the same bits. automatic
+// takes direct on at most 8 ranks where its busiest rank posts no more position messages than
+// the two levels' busiest ranks of both rounds together (scripts/smpi/pair_plan.py mirrors it;
+// the sums' messages mirror the positions'), else two_level.
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -66,13 +76,15 @@ class PairPlan {
     std::size_t recv_values(bool include_self, int self) const;
   };
   static constexpr int kPositionValues = 6;  // q (3), mu (3) per body
+  /// How positions and sums travel (header: "Two schemes"); automatic: the plan's choice.
+  enum class Messages { automatic, two_level, direct };
 
   PairPlan() = default;
   /// n bodies in tiles of `tile` bodies, `fields` doubles per body and leaf, over `ranks`
   /// ranks; this process is `rank`. The weight of tile pair (I, J) is its number of ordered
   /// pair interactions, 2 n_I n_J off the diagonal, n_I (n_I - 1) on it. Every rank builds
   /// the whole assignment (O(T^2 log T) work, T = tiles) and keeps its own part.
-  PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank);
+  PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank, Messages messages = Messages::automatic);
 
   std::size_t bodies() const { return n_; }
   std::size_t tile() const { return tile_; }
@@ -81,8 +93,11 @@ class PairPlan {
   int rank() const { return rank_; }
   /// Global bodies [begin, end) of tile t.
   Range tile_range(std::size_t t) const { return {t * tile_, std::min(n_, (t + 1) * tile_)}; }
-  /// The rank that gathers tile t's positions and finishes its bodies' trees.
-  int root(std::size_t t) const;
+  /// The scheme in use (two_level or direct, never automatic).
+  Messages messages() const { return messages_; }
+  /// The root of a body's segment: the rank that gathers its position and finishes its trees
+  /// (two levels: the owner of its tile's first body; direct: its owner).
+  int root_of(std::size_t body) const;
 
   /// This rank's tile pairs (I, J), I <= J, in Z order.
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& tile_pairs() const { return pairs_; }
@@ -133,7 +148,13 @@ class PairPlan {
   std::vector<std::int64_t> leaf_index_;  // [I * T + t]
   std::size_t leaf_count_ = 0;
   std::vector<std::uint32_t> needed_tiles_;
-  std::vector<std::uint32_t> rooted_;  // tiles rooted here (increasing)
+  struct Segment {  // bodies [begin, end) of tile `tile` with one root
+    std::uint32_t tile;
+    std::size_t begin, end;
+  };
+  std::size_t rooted_slot(std::size_t tile) const;  // index in rooted_ of the segment of `tile`
+  Messages messages_ = Messages::two_level;
+  std::vector<Segment> rooted_;  // segments rooted here, at most one per tile (increasing tile)
   std::vector<Emit> emits_;
   // per sum_up send peer and block: index of the emit it comes from
   std::vector<std::vector<std::size_t>> send_emit_;

@@ -80,10 +80,22 @@ eth32=$(awk 'BEGIN { L = 25e-6; bw = 1.25e9
 #  SMPI factors: 5088 bytes (>= 3484): lat 1.88101, bw 0.77493; 5936 (>= 5776): lat 2.18796,
 #  bw 1.08739; 12288 and 14336 (>= 9376): lat 2.59299, bw 0.58729. One message per phase, both
 #  ranks on one node (loopback: 0.3 us, 20 GB/s). 1 rank: compute only (89700).
-read -r tree1 tree2 < <(awk 'BEGIN { lo = 0.3e-6; bw = 20e9
+#  That is the two-level model (pair_scheme=two_level). The plan itself takes the direct scheme
+#  there (pair_plan.hpp: its busiest rank posts 2 position messages, the two levels' 1 + 1): the
+#  same four phases with every owner's piece its own root,
+#   pos_down (the expand) 0 -> 1: rank 0's 150 bodies (tile 0, 22 of tile 1), 900 doubles = 7200
+#            bytes; 1 -> 0: its 106 bodies of tile 1, 636 doubles = 5088 bytes (tile 2: read by 1 only);
+#   sum_up   (the exchange) 0 -> 1: row 1's node [0,1) for rank 1's 106 bodies of tile 1, 742
+#            doubles = 5936 bytes; 1 -> 0: row 0's [2,3) (128 bodies) and row 1's [1,3) (rank 0's 22),
+#            1050 doubles = 8400 bytes; pos_up and sum_down stay home. Both messages of a phase at
+#            once: the phase ends with the slower. 7200, 8400 (>= 5776): lat 2.18796, bw 1.08739.
+read -r tree1 tree2l tree2 < <(awk 'BEGIN { lo = 0.3e-6; bw = 20e9
   up = 1.88101 * lo + 5088 / (0.77493 * bw); down = 2.59299 * lo + 12288 / (0.58729 * bw)
   sup = 2.59299 * lo + 14336 / (0.58729 * bw); sdown = 2.18796 * lo + 5936 / (1.08739 * bw)
-  printf "%.12g %.12g\n", 4 * 5e-9 * 89700, 4 * (5e-9 * 49024 + up + down + sup + sdown) }')
+  e1 = 2.18796 * lo + 7200 / (1.08739 * bw); e2 = 1.88101 * lo + 5088 / (0.77493 * bw)
+  x1 = 2.18796 * lo + 5936 / (1.08739 * bw); x2 = 2.18796 * lo + 8400 / (1.08739 * bw)
+  printf "%.12g %.12g %.12g\n", 4 * 5e-9 * 89700, 4 * (5e-9 * 49024 + up + down + sup + sdown),
+         4 * (5e-9 * 49024 + (e1 > e2 ? e1 : e2) + (x1 > x2 ? x1 : x2)) }')
 #  particles (tree) on 64 ranks of eth (4 nodes), N = 4000: the four phases recomputed here in awk
 #  from the message lists of pair_plan.py (whose plan is checked against the C++ below) by the rule
 #  of README (C10): every message of s bytes loads the links it crosses with s / bw_f(s); between
@@ -146,6 +158,7 @@ line() {  # case model N ranks platform steps s_per_step hash [extra...]
   line tiles particles 300 2 ib 1 "$(x "$tiles2" 1.1)" dd pair_scheme=tiles
   line tree particles 300 1 ib 1 "$(x "$tree1" 1.1)" ff
   line tree particles 300 2 ib 1 "$(x "$tree2" 1.1)" ff
+  line tree2l particles 300 2 ib 1 "$(x "$tree2l" 1.1)" ff pair_scheme=two_level
   line tree64 particles 4000 64 eth 1 "$(x "$tree64" 1.1)" gg pair_scheme=tree
   line eth32 particles 3200 32 eth 1 "$(x "$eth32" 1.1)" ee pair_scheme=rows
   line box16 box 4096 16 ib 2 "$(x "$box16" 1.1)" na domain_entries_max=20480 domain_messages_eval_max=20 domain_bytes_eval_max=64000 | sed 's/ rhs=8 / rhs=3 /'
@@ -160,7 +173,7 @@ col() { awk -F, -v want="$1" -v c="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF;
         $1 == c && $6 == p { print $h[want] }' t.csv; }
 close() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && (a - b) / b < 1e-6 && (b - a) / b < 1e-6) }'; }
 for c in "chain 1 $chain1" "chain 2 $chain2" "particles 1 $parts1" "particles 16 $parts16" "tiles 2 $tiles2" "eth32 32 $eth32" \
-         "tree 1 $tree1" "tree 2 $tree2" "tree64 64 $tree64" "box16 16 $box16" "box32 32 $box32"; do
+         "tree 1 $tree1" "tree 2 $tree2" "tree2l 2 $tree2l" "tree64 64 $tree64" "box16 16 $box16" "box32 32 $box32"; do
   read -r cs p want <<< "$c"
   got=$(col "model per step [s]" "$cs" "$p")
   close "$got" "$want" && ok "model $cs $p ranks: $got s per step" || bad "model $cs $p ranks: $got, expected $want"
@@ -187,18 +200,20 @@ want=$(awk -v a="$parts1" -v b="$parts16" 'BEGIN { printf "%.2f", a / (16 * b) }
   && ok "cost_model.py prints the lines" || bad "cost_model.py: $(cat err.txt cm.txt)"
 
 # (C10)'s terms under --explain: exactly compute and the four phases, summing to the model (the
-# terms are printed to 4 digits: 1e-3)
+# terms are printed to 4 digits: 1e-3); the direct scheme's pos_up and sum_down are zero
 "$PY" "$SRC/scripts/smpi/cost_model.py" --calibration cal.env --explain sum.txt > ex.txt 2> err.txt \
-  && awk -v want="$tree2" '$1 == "tree" && $3 == 2 { n = 0; for (i = 8; i <= NF; ++i) { split($i, kv, "="); t[kv[1]] = kv[2]; ++n }
+  && awk -v want="$tree2l" -v wantd="$tree2" '($1 == "tree2l" || $1 == "tree") && $3 == 2 { n = 0; for (i = 8; i <= NF; ++i) { split($i, kv, "="); t[kv[1]] = kv[2]; ++n }
        s = t["compute"] + t["pos_up"] + t["pos_down"] + t["sum_up"] + t["sum_down"]
-       ok = (n == 5 && t["pos_up"] > 0 && t["pos_down"] > 0 && t["sum_up"] > 0 && t["sum_down"] > 0 \
-             && (s - want) / want < 1e-3 && (want - s) / want < 1e-3) }
-       END { exit !ok }' ex.txt && ok "--explain: compute + pos_up + pos_down + sum_up + sum_down = the model (tree, 2 ranks)" \
-  || bad "--explain of the tree line: $(grep '^tree ib 2' ex.txt) $(cat err.txt)"
+       if ($1 == "tree2l") ok2 = (n == 5 && t["pos_up"] > 0 && t["pos_down"] > 0 && t["sum_up"] > 0 && t["sum_down"] > 0 \
+             && (s - want) / want < 1e-3 && (want - s) / want < 1e-3)
+       else okd = (n == 5 && t["pos_up"] == 0 && t["pos_down"] > 0 && t["sum_up"] > 0 && t["sum_down"] == 0 \
+             && (s - wantd) / wantd < 1e-3 && (wantd - s) / wantd < 1e-3) }
+       END { exit !(ok2 && okd) }' ex.txt && ok "--explain: compute + pos_up + pos_down + sum_up + sum_down = the model (two levels and direct, 2 ranks)" \
+  || bad "--explain of the tree lines: $(grep -E '^tree2?l? ib 2' ex.txt) $(cat err.txt)"
 "${IMPORT[@]}" sum.txt t2.h5 --calibration cal.env --pair-scheme tree 2> err.txt && ok "import --pair-scheme tree" \
   || bad "import --pair-scheme tree: $(cat err.txt)"
 printf '%s\n' "$(line tree particles 300 2 ib 1 0.1 ff pair_scheme=slots)" > badsum.txt
-expect_status "cost_model.py unknown pair_scheme" 2 "expected rows, tiles, tree or direct" "$PY" "$SRC/scripts/smpi/cost_model.py" --calibration cal.env badsum.txt
+expect_status "cost_model.py unknown pair_scheme" 2 "expected rows, tiles, tree, two_level or direct" "$PY" "$SRC/scripts/smpi/cost_model.py" --calibration cal.env badsum.txt
 
 # The replica of par::PairPlan (pair_plan.py) against the C++: every rank's interactions, tile
 # pairs and leaves as printed by PairPlan(N, tile_size_for(N), 7, P, r) for r = 0..P-1 (the
@@ -214,7 +229,7 @@ for c in "4000 64 a56438f04b8665262b66da29bcb7e208" "100 7 f8aecfa3ac918a6c1a753
 done
 # The four phases (peer:doubles:blocks per message, self excluded) by hand at N = 300, P = 2 (the
 # hand count above) ...
-"$PY" "$SRC/scripts/smpi/pair_plan.py" 300 2 --dump-phases > dumpx2.txt
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 300 2 --dump-phases --scheme two_level > dumpx2.txt
 cat > wantx2.txt <<'EOF2'
 rank 0 pos_up sends recvs 1:636:1
 rank 0 pos_down sends 1:1536:2 recvs
@@ -237,7 +252,7 @@ cmp -s dumpx2.txt wantx2.txt && ok "pair_plan.py's four phases = the hand count 
 #   sum_up   1 -> 0 and 2 -> 0: one node of tile 0 each, 128 x 7 = 896;
 #   sum_down 0 -> 1: 43 x 7 = 301; 0 -> 2: 42 x 7 = 294.
 "$PY" "$SRC/scripts/smpi/pair_plan.py" 129 3 --dump > dump3.txt
-"$PY" "$SRC/scripts/smpi/pair_plan.py" 129 3 --dump-phases >> dump3.txt
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 129 3 --dump-phases --scheme two_level >> dump3.txt
 cat > want3.txt <<'EOF2'
 rank 0 interactions 0 tile_pairs 0 leaves 0
 rank 1 interactions 16256 tile_pairs 1 leaves 1
@@ -256,7 +271,30 @@ rank 2 sum_up sends 0:896:1 recvs
 rank 2 sum_down sends recvs 0:294:1
 EOF2
 cmp -s dump3.txt want3.txt && ok "pair_plan.py's plan and four phases = the hand count at N = 129, P = 3" || bad "129 3: $(diff dump3.txt want3.txt)"
-"$PY" "$SRC/scripts/smpi/pair_plan.py" 300 2 --dump-expand > dumpe2.txt
+# The direct scheme there (the plan's own choice: its busiest rank posts 3 position messages, the
+# two levels' 2 + 2): every owner's piece is its own root, so pos_up and sum_down stay home;
+#   pos_down (the expand) tile 0: 0 -> 1, 0 -> 2: 43 x 6 = 258; 1 -> 2: 258; 2 -> 1: 42 x 6 = 252
+#            (tile 1 is read by its owner 2 only);
+#   sum_up   (the exchange) node [0,1) of row 0 from 1 -> 0: 43 x 7 = 301, 1 -> 2: 42 x 7 = 294;
+#            node [1,2) from 2 -> 0 and 2 -> 1: 301 each; row 1's node stays on 2.
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 129 3 --dump-phases > dumpd3.txt
+cat > wantd3.txt <<'EOF2'
+rank 0 pos_up sends recvs
+rank 0 pos_down sends 1:258:1 2:258:1 recvs
+rank 0 sum_up sends recvs 1:301:1 2:301:1
+rank 0 sum_down sends recvs
+rank 1 pos_up sends recvs
+rank 1 pos_down sends 2:258:1 recvs 0:258:1 2:252:1
+rank 1 sum_up sends 0:301:1 2:294:1 recvs 2:301:1
+rank 1 sum_down sends recvs
+rank 2 pos_up sends recvs
+rank 2 pos_down sends 1:252:1 recvs 0:258:1 1:258:1
+rank 2 sum_up sends 0:301:1 1:301:1 recvs 1:294:1
+rank 2 sum_down sends recvs
+EOF2
+cmp -s dumpd3.txt wantd3.txt && ok "pair_plan.py takes the direct scheme at N = 129, P = 3: its phases = the hand count" \
+  || bad "direct 129 3: $(diff dumpd3.txt wantd3.txt)"
+"$PY" "$SRC/scripts/smpi/pair_plan.py" 300 2 --dump-expand --scheme two_level > dumpe2.txt
 head -2 wantx2.txt > wante2.txt && sed -n 5,6p wantx2.txt >> wante2.txt
 cmp -s dumpe2.txt wante2.txt && ok "pair_plan.py --dump-expand = the pos phases at N = 300, P = 2" || bad "expand 300 2: $(diff dumpe2.txt wante2.txt)"
 # ... and live: scripts/smpi/plan_dump.cpp, compiled here from this tree's PairPlan (the C++ side:
@@ -273,6 +311,14 @@ if mpicxx -std=c++20 -O1 -fopenmp -I"$SRC/src" "$SRC/scripts/smpi/plan_dump.cpp"
     ./plan_dump "$n" "$p" --phases > cppx.txt && "$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --dump-phases > pyx.txt \
       && cmp -s cppx.txt pyx.txt && ok "pair_plan.py's four phases = C++ PairPlan's, every rank, N = $n, P = $p" \
       || bad "pair_plan.py phases $n $p differ from the C++: $(diff cppx.txt pyx.txt | head -3)"
+    if (( p <= 64 )); then  # either scheme forced
+      for sc in two_level direct; do
+        ./plan_dump "$n" "$p" --phases --$sc > cppx.txt \
+          && "$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --dump-phases --scheme $sc > pyx.txt \
+          && cmp -s cppx.txt pyx.txt && ok "pair_plan.py's $sc phases = C++ PairPlan's, N = $n, P = $p" \
+          || bad "pair_plan.py $sc phases $n $p differ from the C++: $(diff cppx.txt pyx.txt | head -3)"
+      done
+    fi
   done
 else
   bad "scripts/smpi/plan_dump.cpp does not build against this tree's PairPlan (it needs the two-level phase lists pos_up ... sum_down): $(grep -m1 error cc.txt)"

@@ -131,12 +131,16 @@ TEST(DipolarMpi, SplittingsBitwiseForEveryLayout) {
 // Each pair once in fixed tiles, decomposed by par::PairPlan: 1000 bodies make 8 tiles and 36
 // tile pairs, 4500 bodies 18 tiles of 256 (171 tile pairs; ranks own bodies across tile
 // boundaries, subtrees of the partner-tile tree come from several ranks), shared out over the
-// ranks and threads; 100 bodies make one tile. The vector field and the potential energy must
-// not change by a bit.
+// ranks and threads; 100 bodies make two tiles. The vector field and the potential energy must
+// not change by a bit, whichever way the plan moves positions and sums (dipolar.pair_messages:
+// two levels, direct, the plan's choice).
 TEST(DipolarMpi, TiledPairSumsBitwiseForEveryLayout) {
+  using M = par::PairPlan::Messages;
+  for (const M messages : {M::automatic, M::two_level, M::direct})
   for (const std::size_t n : {100u, 1000u, 4500u}) {
-  SCOPED_TRACE("N = " + std::to_string(n));
+  SCOPED_TRACE("N = " + std::to_string(n) + (messages == M::direct ? ", direct" : messages == M::two_level ? ", two levels" : ""));
   DipolarParams p;
+  p.pair_messages = messages;
   p.n = n;
   p.spread = n == 100 ? 15.0 : n == 1000 ? 40.0 : 70.0;
   p.seed = 9;

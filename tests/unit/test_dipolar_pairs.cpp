@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <utility>
+#include <tuple>
 #include <vector>
 
 #include "models/dipolar_kernel.hpp"
@@ -252,9 +253,10 @@ std::vector<Buffers> deliver(const std::vector<PairPlan>& plans, const Phase& (P
 // bodies (7 per body, fields as the slots: F, h, V). A rank starts from its own bodies only
 // (every other body NaN: a read of a body the plan did not deliver poisons the sums). Tile
 // pairs in a shuffled order per rank (seed) if seed != 0.
-std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairParams& pp, unsigned seed) {
+std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairParams& pp, unsigned seed,
+                             PairPlan::Messages messages = PairPlan::Messages::automatic) {
   std::vector<PairPlan> plans;
-  for (int r = 0; r < P; ++r) plans.emplace_back(s.n, s.tile, kSlotFields, P, r);
+  for (int r = 0; r < P; ++r) plans.emplace_back(s.n, s.tile, kSlotFields, P, r, messages);
   const auto R = static_cast<std::size_t>(P);
   std::vector<BodySoA> bodies(R, s);
   for (BodySoA& b : bodies)
@@ -274,7 +276,8 @@ std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairPa
         for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, v += 6) into.set(j, v, v + 3);
     }
   };
-  // pos_up: the owners send their own bodies (taken from the true state) to the roots
+  // pos_up: the owners send their own bodies (taken from the true state) to the roots (direct:
+  // to themselves)
   std::vector<Buffers> sent(R);
   for (std::size_t r = 0; r < R; ++r)
     for (const PairPlan::Peer& to : plans[r].pos_up().sends) {
@@ -321,11 +324,21 @@ std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairPa
 }  // namespace
 
 TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
+  using M = PairPlan::Messages;
+  for (const M messages : {M::automatic, M::two_level, M::direct})
   for (const std::size_t n : {1u, 130u, 1000u, 5000u}) {
     const std::size_t tile = tile_size_for(n), T = (n + tile - 1) / tile;
     for (const int P : {1, 2, 3, 4, 7, 16, 64}) {
       std::vector<PairPlan> plans;
-      for (int r = 0; r < P; ++r) plans.emplace_back(n, tile, kSlotFields, P, r);
+      for (int r = 0; r < P; ++r) plans.emplace_back(n, tile, kSlotFields, P, r, messages);
+      if (messages != M::automatic)
+        EXPECT_EQ(plans[0].messages(), messages);
+      else  // the plan's choice: direct only on 2 to 8 ranks
+        EXPECT_TRUE(plans[0].messages() == M::two_level || (P > 1 && P <= 8)) << "n " << n << " P " << P;
+      if (messages == M::direct)  // nothing moves through a third rank: positions and sums stay home
+        for (int r = 0; r < P; ++r)
+          for (const auto phase : {&PairPlan::pos_up, &PairPlan::sum_down})
+            for (const PairPlan::Peer& p : (plans[static_cast<std::size_t>(r)].*phase)().sends) EXPECT_EQ(p.rank, r);
       std::vector<int> owners(T * T, 0);
       double interactions = 0.0;
       for (int r = 0; r < P; ++r) {
@@ -359,7 +372,7 @@ TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
         std::vector<int> have(n, 0), want(n, 0), sums(n, 0);
         for (const PairPlan::Peer& from : plan.pos_down().recvs)
           for (const PairPlan::Block& blk : from.blocks) {
-            EXPECT_EQ(from.rank, plan.root(blk.tile));
+            EXPECT_EQ(from.rank, plan.root_of(blk.body_begin));
             for (std::size_t j = blk.body_begin; j < blk.body_end; ++j) ++have[j];
           }
         for (const auto& [I, J] : plan.tile_pairs())
@@ -438,8 +451,22 @@ TEST(DipolarPairs, FewTilePairsAreBalancedLargestFirst) {
   }
 }
 
-// The whole pipeline: the same bits for 1..7 virtual ranks and shuffled tile-pair orders, and
-// the ordered row sums (every pair twice, index order) to 1e-13 of the largest value.
+// The plan's choice of scheme where the counts are known by hand (scripts/smpi/pair_plan.py
+// --counts, tests/cli/smpi_model.sh): [K]'s N = 100 and N = 300 on 2 ranks, N = 129 on 3 direct;
+// N = 4000 on 16 ranks (direct: 20 position messages on the busiest rank, two levels 2 + 17) and
+// on 64 (beyond 8 ranks) two levels.
+TEST(DipolarPairs, PlanTakesDirectMessagesOnFewRanks) {
+  using M = PairPlan::Messages;
+  for (const auto& [n, P, want] : {std::tuple{100, 2, M::direct}, {300, 2, M::direct}, {129, 3, M::direct},
+                                   {4000, 16, M::two_level}, {4000, 64, M::two_level}, {100, 1, M::two_level}}) {
+    const PairPlan plan(static_cast<std::size_t>(n), tile_size_for(static_cast<std::size_t>(n)), kSlotFields, P, 0);
+    EXPECT_EQ(plan.messages(), want) << "n " << n << " P " << P;
+  }
+}
+
+// The whole pipeline: the same bits for 1..7 virtual ranks, either scheme of messages and
+// shuffled tile-pair orders, and the ordered row sums (every pair twice, index order) to 1e-13 of
+// the largest value.
 TEST(DipolarPairs, TreeSumsBitwiseForEveryRankCountAndOrder) {
   for (const std::size_t n : {37u, 600u, 3000u}) {  // 1 tile; 5 of 128; 12 of 256
     const Bodies b = random_bodies(n, n == 37 ? 6.0 : n == 600 ? 14.0 : 30.0, 11);
@@ -450,10 +477,12 @@ TEST(DipolarPairs, TreeSumsBitwiseForEveryRankCountAndOrder) {
     const double kappa = 0.8;
     const std::vector<double> ref = pipeline(s, 1, kappa, pp, 0);
     for (double v : ref) ASSERT_TRUE(std::isfinite(v)) << "n " << n;
-    for (const int P : {2, 3, 4, 5, 7}) {
-      const std::vector<double> got = pipeline(s, P, kappa, pp, static_cast<unsigned>(P));
-      EXPECT_EQ(std::memcmp(got.data(), ref.data(), ref.size() * sizeof(double)), 0) << "n " << n << " P " << P;
-    }
+    for (const int P : {2, 3, 4, 5, 7})
+      for (const PairPlan::Messages m : {PairPlan::Messages::two_level, PairPlan::Messages::direct}) {
+        const std::vector<double> got = pipeline(s, P, kappa, pp, static_cast<unsigned>(P), m);
+        EXPECT_EQ(std::memcmp(got.data(), ref.data(), ref.size() * sizeof(double)), 0)
+            << "n " << n << " P " << P << (m == PairPlan::Messages::direct ? " direct" : " two levels");
+      }
     // against the straightforward ordered reference
     PartnerSoA partners;
     partners.resize(n);
