@@ -84,9 +84,6 @@ inline void link_algebra(const double* qw, const double* h, double* x) {
   x[0] = qw[3], x[1] = qw[4], x[2] = qw[5];
   x[3] = qxh[0], x[4] = qxh[1], x[5] = qxh[2];
 }
-/// Chunks of the right-hand side's second pass (at most one per thread; their number changes no
-/// result).
-constexpr std::size_t kMaxChunks = 256;
 
 // Counter-based random numbers (splitmix64, core/numeric.hpp): the value for (seed, link, k)
 // does not depend on which rank generates it.
@@ -195,7 +192,6 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
   layout_ = par::BlockLayout(N, B, ctx.size(), ctx.rank());
   solver_ = par::PartitionedTridiagonal(layout_);
   space_.add(FactorKind::SE3OnTS2, layout_.local_size(), "links");
-  tau_.assign(layout_.local_size(), 0.0);
   threaded_ = par::use_threads(layout_.local_size(), kThreadedLinks);
 
   if (from_file) {
@@ -342,12 +338,13 @@ const double* NFoldPendulum::q_at(const double* y, long li) const {
 void NFoldPendulum::angular_accelerations(const double* y, double* h) { accelerations(y, h, nullptr); }
 
 void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
-  const std::size_t N = p_.N, n = layout_.local_size(), off = layout_.local_items().begin;
+  const std::size_t N = p_.N, off = layout_.local_items().begin;
   const double g = p_.gravity;
   exchange_halo(y);
 
-  // K tau = r, one row per link (global i = off + li).
-  auto row = [&](std::size_t li) {
+  // K tau = r, one row per link (global i = off + li); skip_lower: the solver does not need
+  // `lower` (par::PartitionedTridiagonal::solve_blocks), so q_{i-1} is not read.
+  auto row = [&](std::size_t li, bool skip_lower) {
     const std::size_t i = off + li;
     const double* q = y + 6 * li;
     const double* w = q + 3;
@@ -355,7 +352,7 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
     const double im = mass_.inv(i);
     if (i > 0) {
       const double imp = mass_.inv(i - 1);
-      R.lower = -dot3(q_at(y, static_cast<long>(li) - 1), q) * imp;
+      if (!skip_lower) R.lower = -dot3(q_at(y, static_cast<long>(li) - 1), q) * imp;
       R.diag = imp + im;
     } else {
       R.diag = im;
@@ -367,43 +364,41 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
     if (i == 0) R.rhs -= g * q[2];
     return R;
   };
-  solver_.solve(*ctx_, row, tau_.data());
-  const double tau_before = solver_.before(), tau_after = solver_.after();
 
-  // Link li reads q_{li-1}, q_li, q_{li+1}. xi may be y (vector_field in place: the fused RKMK
-  // stages keep f where the stage point was, issue 27): the links then run in chunks, each in
-  // increasing order with the q it overwrote carried to the next link, and the q just outside each
-  // chunk saved before any chunk starts. The same operations on the same values either way.
-  const std::size_t chunks =
-      threaded_ ? std::min({n, kMaxChunks, static_cast<std::size_t>(omp_get_max_threads())}) : 1;
-  auto chunk_begin = [&](std::size_t c) { return n * c / chunks; };
-  double saved[2 * kMaxChunks][3];  // per chunk: q of the link before it and of the link after it
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const long b = static_cast<long>(chunk_begin(c)), e = static_cast<long>(chunk_begin(c + 1));
-    std::copy_n(q_at(y, b - 1), 3, saved[2 * c]);
-    std::copy_n(q_at(y, e), 3, saved[2 * c + 1]);
+  // The second pass runs per block of the solve, while the block's links and tensions are in
+  // cache (solve_blocks: no tension array, issue 27). Link li reads q_{li-1}, q_li, q_{li+1}.
+  // xi may be y (vector_field in place: the fused RKMK stages keep f where the stage point
+  // was): each block runs in increasing order with the q it overwrote carried to the next
+  // link, and the q just outside every block are saved before any block starts. The same
+  // operations on the same values either way.
+  const par::Range lb = layout_.local_blocks();
+  edge_q_.resize(6 * lb.size());
+  for (std::size_t k = 0; k < lb.size(); ++k) {
+    const par::Range r = layout_.block(lb.begin + k);
+    std::copy_n(q_at(y, static_cast<long>(r.begin - off) - 1), 3, &edge_q_[6 * k]);
+    std::copy_n(q_at(y, static_cast<long>(r.end - off)), 3, &edge_q_[6 * k + 3]);
   }
-  par::for_each_index(chunks, threaded_, [&](std::size_t c) {
-    const std::size_t b = chunk_begin(c), e = chunk_begin(c + 1);
+  solver_.solve_blocks(*ctx_, row, [&](std::size_t b, const double* tau) {
+    const par::Range r = layout_.block(b);
+    const std::size_t lb0 = r.begin - off, le = r.end - off;
+    const double* saved = &edge_q_[6 * (b - lb.begin)];
     double q_prev[3], q[3];
-    std::copy_n(saved[2 * c], 3, q_prev);
-    if (b < e) std::copy_n(y + 6 * b, 3, q);
-    for (std::size_t li = b; li < e; ++li) {
-      const std::size_t i = off + li;
-      const double* q_next = li + 1 < e ? y + 6 * (li + 1) : saved[2 * c + 1];
+    std::copy_n(saved, 3, q_prev);
+    std::copy_n(y + 6 * lb0, 3, q);
+    for (std::size_t li = lb0; li < le; ++li) {
+      const std::size_t i = off + li, k = li - lb0;  // tau[k] is link li's tension
+      const double* q_next = li + 1 < le ? y + 6 * (li + 1) : saved + 3;
       const double w[3] = {y[6 * li + 3], y[6 * li + 4], y[6 * li + 5]};
       double F[3] = {0.0, 0.0, 0.0}, cr[3];
       if (i + 1 < N) {
-        const double tn = li + 1 < n ? tau_[li + 1] : tau_after;
-        const double a = tn * mass_.inv(i);
+        const double a = tau[k + 1] * mass_.inv(i);
         cross3(q, q_next, cr);
-        for (int k = 0; k < 3; ++k) F[k] += a * cr[k];
+        for (int c = 0; c < 3; ++c) F[c] += a * cr[c];
       }
       if (i > 0) {
-        const double tp = li > 0 ? tau_[li - 1] : tau_before;
-        const double a = tp * mass_.inv(i - 1);
+        const double a = tau[static_cast<std::ptrdiff_t>(k) - 1] * mass_.inv(i - 1);
         cross3(q_prev, q, cr);
-        for (int k = 0; k < 3; ++k) F[k] -= a * cr[k];
+        for (int c = 0; c < 3; ++c) F[c] -= a * cr[c];
       } else {
         // -g q_1 x e3 = -g (q_y, -q_x, 0)
         F[0] -= g * q[1];
@@ -411,10 +406,10 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
       }
       const double il = length_.inv(i);
       double hl[3];
-      for (int k = 0; k < 3; ++k) hl[k] = F[k] * il;
+      for (int c = 0; c < 3; ++c) hl[c] = F[c] * il;
       const double qw[6] = {q[0], q[1], q[2], w[0], w[1], w[2]};
       std::copy_n(q, 3, q_prev);
-      if (li + 1 < e) std::copy_n(q_next, 3, q);  // before xi overwrites link li (q_next is li + 1's)
+      if (li + 1 < le) std::copy_n(q_next, 3, q);  // before xi overwrites link li (q_next is li + 1's)
       if (h) std::copy_n(hl, 3, h + 3 * li);
       if (xi) link_algebra(qw, hl, xi + 6 * li);
     }

@@ -137,9 +137,8 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   double suffix_mass(std::size_t i) const;
 
   /// Angular accelerations h_i = w_i' (3 per local link) by the O(N) tension route.
-  /// Collective. Also fills tensions() with the link tensions tau_i.
+  /// Collective.
   void angular_accelerations(const double* y, double* h);
-  const std::vector<double>& tensions() const { return tau_; }
   /// The dense reference of [P] 5.2: R(q) (3N x 3N) and b, and the solution of R w' = b by
   /// Cholesky (O(N^3); LU if R(q) is not definite off the sphere); only with all links on one rank.
   Eigen::MatrixXd dense_matrix(const double* y) const;
@@ -174,7 +173,8 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   PerLink mass_, length_;
   std::vector<double> suffix_mass_;  // only for a mass list (uniform: m (N - i))
   double halo_prev_[3] = {0, 0, 0}, halo_next_[3] = {0, 0, 0};
-  std::vector<double> tau_, h_;
+  std::vector<double> h_;
+  std::vector<double> edge_q_;  // per local block: q of the links just before and just after it
   std::vector<double> file_state_;  // local rows read from p_.file (initial = File)
   std::vector<double> chain_, chain_h_;       // gathered chain and its w' (paper_accelerations)
   std::vector<Eigen::Matrix3d> elim_C_;       // block elimination: D'_i^-1 U_i

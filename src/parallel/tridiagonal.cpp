@@ -1,5 +1,6 @@
 #include "parallel/tridiagonal.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -19,8 +20,10 @@ PartitionedTridiagonal::PartitionedTridiagonal(const BlockLayout& layout) : layo
                                   std::to_string(layout_.block(b).size()) +
                                   " row(s); every block but the last needs 2 (use at most n/2 blocks)");
   const std::size_t n = layout_.local_size();
-  u_.assign(n, 0.0);
-  cv_.assign(n, 0.0);
+  std::size_t largest = 0;
+  for (std::size_t b = layout_.local_blocks().begin; b < layout_.local_blocks().end; ++b)
+    largest = std::max(largest, layout_.block(b).size());
+  stride_ = largest + 2;
   local_rec_.assign(layout_.local_blocks().size() * kRec, 0.0);
   all_rec_.assign(B * kRec, 0.0);
   sep_.assign(B > 0 ? B - 1 : 0, 0.0);
@@ -65,13 +68,14 @@ void PartitionedTridiagonal::reduce(const Context& ctx) {
   for (std::size_t j = m - 1; j-- > 0;) sep_[j] = rr_[j] - rc_[j] * sep_[j + 1];
 
   if (lb.begin > 0) before_ = sep_[lb.begin - 1];
-  if (lb.end < B) {
-    const std::size_t b = lb.end;
-    const double* R = rec(b);
-    const double alpha = R[kLowerFirst] * sep_[b - 1];
-    const double beta = b + 1 == B ? 0.0 : R[kUpperLast] * sep_[b];
-    after_ = combine(R[kY0], R[kU0], R[kV0], alpha, beta);
-  }
+  if (lb.end < B) after_ = first_interior(lb.end);
+}
+
+double PartitionedTridiagonal::first_interior(std::size_t b) const {
+  const double* R = &all_rec_[b * kRec];
+  const double alpha = R[kLowerFirst] * sep_[b - 1];
+  const double beta = b + 1 == layout_.blocks() ? 0.0 : R[kUpperLast] * sep_[b];
+  return combine(R[kY0], R[kU0], R[kV0], alpha, beta);
 }
 
 }  // namespace lie::par

@@ -15,11 +15,16 @@
 // solve, independent of n) and solve the reduced system redundantly, in the same order.
 //
 // Each block's arithmetic is the same whatever rank or thread runs it, so x is bitwise
-// identical for every P <= B and every number of threads. Cost about 20 flops per row.
+// identical for every P <= B and every number of threads. Cost about 20 flops per row;
+// solve_blocks sweeps every block twice (about 35) and stores nothing per row: a thread keeps
+// kLanes blocks' sweeps (3 doubles per row) while it hands them to the caller.
 // Stability: no pivoting; intended for diagonally dominant or SPD matrices (the chain's
 // tension matrix of models/nfold_pendulum is both).
+#include <omp.h>
+
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "parallel/block_layout.hpp"
@@ -43,11 +48,24 @@ class PartitionedTridiagonal {
   const BlockLayout& layout() const { return layout_; }
 
   /// Solves A x = r. row(i) returns the coefficients of local row i (global row
-  /// layout().local_items().begin + i); it is called once per local row, concurrently from
-  /// OpenMP threads. lower of global row 0 and upper of global row n-1 are ignored.
-  /// x receives the local rows. Collective.
+  /// layout().local_items().begin + i); it is called up to twice per local row (solve_blocks),
+  /// concurrently from OpenMP threads. lower of global row 0 and upper of global row n-1 are
+  /// ignored. x receives the local rows. Collective.
   template <class RowFn>
   void solve(const Context& ctx, RowFn&& row, double* x);
+
+  /// The same solve without an array of x: consume(b, xb) is called once per local block b
+  /// (global block index, from OpenMP threads, blocks in any order) with xb[k] = x at global row
+  /// layout().block(b).begin + k for k = -1 ... size (the rows just outside the block included,
+  /// 0 beyond the matrix), valid during the call. Each block's sweep runs twice (once for the
+  /// separators, once for its x, while the block is in cache): no per-row storage (issue 27,
+  /// the chain's memory per link). row may take (i, skip_lower): skip_lower is true where the
+  /// solver does not read `lower` (a block's first row in the second sweep), so that a consume
+  /// that overwrites its own block's inputs does not race with the next block's second sweep;
+  /// row must return the same coefficients (all it is asked for) in both sweeps. The same bits
+  /// as solve() on every layout.
+  template <class RowFn, class ConsumeFn>
+  void solve_blocks(const Context& ctx, RowFn&& row, ConsumeFn&& consume);
 
   /// After solve(): x in the global rows just before and just after this rank's rows
   /// (0 outside the matrix), computed from the gathered records without communication and
@@ -69,12 +87,27 @@ class PartitionedTridiagonal {
     const Range r = layout_.block(b);
     return b + 1 == layout_.blocks() ? r.end : r.end - 1;
   }
+  // x at the first interior row of block b from the gathered records (after reduce()).
+  double first_interior(std::size_t b) const;
+  // A thread's sweep arrays: per lane y (later x), u and cv, each stride_ long; row i of the
+  // lane's block at index 1 + i - begin (index 0 and 1 + size: the rows outside the block).
+  double* lane_work(int lane);
+  template <class RowFn>
+  static TridiagonalRow row_of(RowFn& row, std::size_t li, bool skip_lower) {
+    if constexpr (std::is_invocable_r_v<TridiagonalRow, RowFn&, std::size_t, bool>)
+      return row(li, skip_lower);
+    else
+      return row(li);
+  }
+  // Forward sweep and back substitution of the interiors of local blocks k0 .. k0 + lanes - 1
+  // into lane_work; with `records`, also their records (phase 1).
+  template <class RowFn>
+  void sweep_group(long k0, int lanes, RowFn& row, bool records);
 
   BlockLayout layout_;
   bool threaded_ = false;
-  // Per local row: u_ and cv_, which holds the forward sweep's c'_i until the back substitution
-  // replaces it by v_i (the last interior row of a block holds v directly). 16 bytes per row.
-  std::vector<double> u_, cv_;
+  std::size_t stride_ = 0;                 // max block size + 2
+  std::vector<std::vector<double>> work_;  // per thread: kLanes x 3 x stride_
   std::vector<double> local_rec_;    // local blocks x kRec
   std::vector<double> all_rec_;      // blocks x kRec
   std::vector<double> sep_;          // blocks - 1 separator values
@@ -82,30 +115,138 @@ class PartitionedTridiagonal {
   double before_ = 0.0, after_ = 0.0;
 };
 
+inline double* PartitionedTridiagonal::lane_work(int lane) {
+  std::vector<double>& w = work_[static_cast<std::size_t>(omp_get_thread_num())];
+  if (w.size() < kLanes * 3 * stride_) w.resize(kLanes * 3 * stride_);  // once per thread
+  return w.data() + static_cast<std::size_t>(lane) * 3 * stride_;
+}
+
 template <class RowFn>
-void PartitionedTridiagonal::solve(const Context& ctx, RowFn&& row, double* x) {
-  const Range lb = layout_.local_blocks();
+void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool records) {
   const std::size_t off = layout_.local_items().begin;
   const std::size_t B = layout_.blocks();
+  const Range lb = layout_.local_blocks();
+  std::size_t bs[kLanes], ss[kLanes], zs[kLanes], len = 0;
+  alignas(32) double cprev[kLanes], yprev[kLanes], uprev[kLanes];
+  double *Y[kLanes], *U[kLanes], *CV[kLanes];  // at index i - s: row i
+  double* recs[kLanes];
+  for (int l = 0; l < lanes; ++l) {
+    bs[l] = lb.begin + static_cast<std::size_t>(k0 + l);
+    ss[l] = layout_.block(bs[l]).begin;
+    zs[l] = interior_end(bs[l]);
+    len = std::max(len, zs[l] - ss[l]);
+    cprev[l] = yprev[l] = uprev[l] = 0.0;
+    double* w = lane_work(l);
+    Y[l] = w + 1;
+    U[l] = w + stride_ + 1;
+    CV[l] = w + 2 * stride_ + 1;
+    recs[l] = &local_rec_[static_cast<std::size_t>(k0 + l) * kRec];
+  }
+  auto step_lanes = [&](std::size_t step) {  // one row of every lane, lane after lane
+    for (int l = 0; l < lanes; ++l) {
+      const std::size_t s = ss[l], z = zs[l], i = s + step, b = bs[l];
+      if (i >= z) continue;
+      const TridiagonalRow R = row_of(row, i - off, !records && i == s);
+      const double lo = i == s ? 0.0 : R.lower;
+      const double inv = 1.0 / (R.diag - lo * cprev[l]);
+      cprev[l] = R.upper * inv;
+      yprev[l] = (R.rhs - lo * yprev[l]) * inv;
+      uprev[l] = ((i == s ? 1.0 : 0.0) - lo * uprev[l]) * inv;
+      CV[l][step] = i + 1 == z ? inv : cprev[l];  // v of the last interior row is 1/d'
+      Y[l][step] = yprev[l];
+      U[l][step] = uprev[l];
+      if (records && i == s) recs[l][kLowerFirst] = b == 0 ? 0.0 : R.lower;
+      if (records && i + 1 == z) recs[l][kUpperLast] = b + 1 == B ? 0.0 : R.upper;
+    }
+  };
+  std::size_t shortest = len;
+  for (int l = 0; l < lanes; ++l) shortest = std::min(shortest, zs[l] - ss[l]);
+  step_lanes(0);
+  std::size_t step = 1;
+  if (lanes == kLanes) {
+    // Rows that are neither a lane's first nor its last interior row: the kLanes recurrences
+    // unrolled side by side with their state in registers (c, y, u below are not seen by
+    // step_lanes), so that the independent chains of divisions overlap; the same operations per
+    // lane as step_lanes.
+    double c[kLanes], yv[kLanes], uv[kLanes];
+    for (int l = 0; l < kLanes; ++l) c[l] = cprev[l], yv[l] = yprev[l], uv[l] = uprev[l];
+    for (; step + 1 < shortest; ++step) {
+#pragma GCC unroll 4
+      for (int l = 0; l < kLanes; ++l) {
+        const TridiagonalRow R = row_of(row, ss[l] + step - off, false);
+        const double inv = 1.0 / (R.diag - R.lower * c[l]);
+        c[l] = R.upper * inv;
+        yv[l] = (R.rhs - R.lower * yv[l]) * inv;
+        uv[l] = (0.0 - R.lower * uv[l]) * inv;
+        CV[l][step] = c[l];
+        Y[l][step] = yv[l];
+        U[l][step] = uv[l];
+      }
+    }
+    for (int l = 0; l < kLanes; ++l) cprev[l] = c[l], yprev[l] = yv[l], uprev[l] = uv[l];
+  }
+  for (; step < len; ++step) step_lanes(step);
+  for (std::size_t step = 1; step < len; ++step)
+    for (int l = 0; l < lanes; ++l) {
+      if (zs[l] - ss[l] <= step) continue;
+      const std::size_t k = zs[l] - ss[l] - 1 - step;  // rows z-2, z-3, ..., s
+      const double cp = CV[l][k];
+      Y[l][k] -= cp * Y[l][k + 1];
+      U[l][k] -= cp * U[l][k + 1];
+      CV[l][k] = 0.0 - cp * CV[l][k + 1];  // v_i = 0 - c'_i v_{i+1}
+    }
+  if (!records) return;
+  for (int l = 0; l < lanes; ++l) {
+    const std::size_t s = ss[l], z = zs[l], b = bs[l];
+    double* rec = recs[l];
+    rec[kY0] = Y[l][0];
+    rec[kYl] = Y[l][z - 1 - s];
+    rec[kU0] = U[l][0];
+    rec[kUl] = U[l][z - 1 - s];
+    rec[kV0] = CV[l][0];
+    rec[kVl] = CV[l][z - 1 - s];
+    if (b + 1 < B) {
+      const TridiagonalRow S = row_of(row, z - off, false);
+      rec[kSepLower] = S.lower;
+      rec[kSepDiag] = S.diag;
+      rec[kSepUpper] = S.upper;
+      rec[kSepRhs] = S.rhs;
+    } else {
+      rec[kSepLower] = rec[kSepDiag] = rec[kSepUpper] = rec[kSepRhs] = 0.0;
+    }
+  }
+}
+
+template <class RowFn, class ConsumeFn>
+void PartitionedTridiagonal::solve_blocks(const Context& ctx, RowFn&& row, ConsumeFn&& consume) {
+  const Range lb = layout_.local_blocks();
+  const std::size_t B = layout_.blocks();
   const long nb = static_cast<long>(lb.size());
+  if (work_.size() < static_cast<std::size_t>(omp_get_max_threads()))
+    work_.resize(static_cast<std::size_t>(omp_get_max_threads()));
 
   if (B == 1) {
     // One block (small systems: the chain below 17 links): no separators, so x is the sweep's
     // y (phase 3's combine(y, u, v, 0, 0) is y bit for bit); the r sweep alone, the arithmetic
     // of phase 1's y, without u, v, the records and the reduced system.
-    const std::size_t n = nb == 1 ? layout_.local_size() : 0;
+    before_ = after_ = 0.0;
+    if (nb != 1) return;
+    const std::size_t n = layout_.local_size();
+    double* w = lane_work(0);
+    double *x = w + 1, *cv = w + stride_ + 1;
     double cprev = 0.0, yprev = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      const TridiagonalRow R = row(i);
+      const TridiagonalRow R = row_of(row, i, i == 0);
       const double lo = i == 0 ? 0.0 : R.lower;
       const double inv = 1.0 / (R.diag - lo * cprev);
       cprev = R.upper * inv;
       yprev = (R.rhs - lo * yprev) * inv;
-      cv_[i] = cprev;
+      cv[i] = cprev;
       x[i] = yprev;
     }
-    for (std::size_t i = n; i-- > 1;) x[i - 1] -= cv_[i - 1] * x[i];
-    before_ = after_ = 0.0;
+    for (std::size_t i = n; i-- > 1;) x[i - 1] -= cv[i - 1] * x[i];
+    x[-1] = x[n] = 0.0;
+    consume(std::size_t{0}, static_cast<const double*>(x));
     return;
   }
 
@@ -114,82 +255,41 @@ void PartitionedTridiagonal::solve(const Context& ctx, RowFn&& row, double* x) {
   // of dependent divisions (latency-bound): kLanes consecutive blocks are swept together, row
   // by row, so that their independent chains overlap. Each block's arithmetic is unchanged.
   const long ng = (nb + kLanes - 1) / kLanes;
-  for_each_index(ng, threaded_, [&](long g) {
-    const long k0 = g * kLanes;
-    const int lanes = static_cast<int>(std::min<long>(kLanes, nb - k0));
-    std::size_t bs[kLanes], ss[kLanes], zs[kLanes], len = 0;
-    double cprev[kLanes], yprev[kLanes], uprev[kLanes];
-    double* recs[kLanes];
-    for (int l = 0; l < lanes; ++l) {
-      bs[l] = lb.begin + static_cast<std::size_t>(k0 + l);
-      ss[l] = layout_.block(bs[l]).begin;
-      zs[l] = interior_end(bs[l]);
-      len = std::max(len, zs[l] - ss[l]);
-      cprev[l] = yprev[l] = uprev[l] = 0.0;
-      recs[l] = &local_rec_[static_cast<std::size_t>(k0 + l) * kRec];
-    }
-    for (std::size_t step = 0; step < len; ++step)
-      for (int l = 0; l < lanes; ++l) {
-        const std::size_t s = ss[l], z = zs[l], i = s + step, b = bs[l];
-        if (i >= z) continue;
-        const std::size_t li = i - off;
-        const TridiagonalRow R = row(li);
-        const double lo = i == s ? 0.0 : R.lower;
-        const double inv = 1.0 / (R.diag - lo * cprev[l]);
-        cprev[l] = R.upper * inv;
-        yprev[l] = (R.rhs - lo * yprev[l]) * inv;
-        uprev[l] = ((i == s ? 1.0 : 0.0) - lo * uprev[l]) * inv;
-        cv_[li] = i + 1 == z ? inv : cprev[l];  // v of the last interior row is 1/d'
-        x[li] = yprev[l];
-        u_[li] = uprev[l];
-        if (i == s) recs[l][kLowerFirst] = b == 0 ? 0.0 : R.lower;
-        if (i + 1 == z) recs[l][kUpperLast] = b + 1 == B ? 0.0 : R.upper;
-      }
-    for (std::size_t step = 1; step < len; ++step)
-      for (int l = 0; l < lanes; ++l) {
-        if (zs[l] - ss[l] <= step) continue;
-        const std::size_t li = zs[l] - 1 - step - off;  // rows z-2, z-3, ..., s
-        const double cp = cv_[li];
-        x[li] -= cp * x[li + 1];
-        u_[li] -= cp * u_[li + 1];
-        cv_[li] = 0.0 - cp * cv_[li + 1];  // v_i = 0 - c'_i v_{i+1}
-      }
-    for (int l = 0; l < lanes; ++l) {
-      const std::size_t s = ss[l], z = zs[l], b = bs[l];
-      double* rec = recs[l];
-      rec[kY0] = x[s - off];
-      rec[kYl] = x[z - 1 - off];
-      rec[kU0] = u_[s - off];
-      rec[kUl] = u_[z - 1 - off];
-      rec[kV0] = cv_[s - off];
-      rec[kVl] = cv_[z - 1 - off];
-      if (b + 1 < B) {
-        const TridiagonalRow S = row(z - off);
-        rec[kSepLower] = S.lower;
-        rec[kSepDiag] = S.diag;
-        rec[kSepUpper] = S.upper;
-        rec[kSepRhs] = S.rhs;
-      } else {
-        rec[kSepLower] = rec[kSepDiag] = rec[kSepUpper] = rec[kSepRhs] = 0.0;
-      }
-    }
-  });
+  auto lanes_of = [&](long g) { return static_cast<int>(std::min<long>(kLanes, nb - g * kLanes)); };
+  for_each_index(ng, threaded_, [&](long g) { sweep_group(g * kLanes, lanes_of(g), row, true); });
 
   // Phase 2: the reduced system for the separators (every rank, same order).
   reduce(ctx);
 
-  // Phase 3: interior values from the separators.
-  for_each_index(nb, threaded_, [&](long k) {
-    const std::size_t b = lb.begin + static_cast<std::size_t>(k);
-    const std::size_t s = layout_.block(b).begin, z = interior_end(b);
-    const double* rec = &local_rec_[static_cast<std::size_t>(k) * kRec];
-    const double alpha = b == 0 ? 0.0 : rec[kLowerFirst] * sep_[b - 1];
-    const double beta = b + 1 == B ? 0.0 : rec[kUpperLast] * sep_[b];
-    for (std::size_t i = s; i < z; ++i) {
-      const std::size_t li = i - off;
-      x[li] = combine(x[li], u_[li], cv_[li], alpha, beta);
+  // Phase 3: the same sweeps again (the same values), the interior values from the separators,
+  // and the blocks handed to consume with their neighbouring rows.
+  for_each_index(ng, threaded_, [&](long g) {
+    const int lanes = lanes_of(g);
+    sweep_group(g * kLanes, lanes, row, false);
+    for (int l = 0; l < lanes; ++l) {
+      const std::size_t k = static_cast<std::size_t>(g * kLanes + l), b = lb.begin + k;
+      const Range r = layout_.block(b);
+      const std::size_t s = r.begin, z = interior_end(b);
+      const double* rec = &local_rec_[k * kRec];
+      const double alpha = b == 0 ? 0.0 : rec[kLowerFirst] * sep_[b - 1];
+      const double beta = b + 1 == B ? 0.0 : rec[kUpperLast] * sep_[b];
+      double* w = lane_work(l);
+      double *x = w + 1, *u = w + stride_ + 1, *cv = w + 2 * stride_ + 1;
+      for (std::size_t i = 0; i < z - s; ++i) x[i] = combine(x[i], u[i], cv[i], alpha, beta);
+      if (b + 1 < B) x[z - s] = sep_[b];
+      x[-1] = b == 0 ? 0.0 : sep_[b - 1];
+      x[r.size()] = b + 1 == B ? 0.0 : first_interior(b + 1);
+      consume(b, static_cast<const double*>(x));
     }
-    if (b + 1 < B) x[z - off] = sep_[b];
+  });
+}
+
+template <class RowFn>
+void PartitionedTridiagonal::solve(const Context& ctx, RowFn&& row, double* x) {
+  const std::size_t off = layout_.local_items().begin;
+  solve_blocks(ctx, row, [&](std::size_t b, const double* xb) {
+    const Range r = layout_.block(b);
+    std::copy(xb, xb + r.size(), x + (r.begin - off));
   });
 }
 

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <Eigen/Dense>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -118,4 +119,41 @@ TEST(PartitionedTridiagonal, OneBlockIsTheThomasSweepBitForBit) {
     EXPECT_EQ(0, std::memcmp(x.data(), y.data(), n * sizeof(double))) << n;
     EXPECT_LT(rel(x, dense_solve(s)), 1e-13) << n;
   }
+}
+
+// solve_blocks (issue 27: no per-row arrays): every local block is handed over once, with x on
+// its rows and the two rows just outside it (0 beyond the matrix), bitwise equal to solve()'s x,
+// on 1 and 2 threads; the second sweep's `lower` of a block's first row is never read (the row
+// function returns NaN there when told it may).
+TEST(PartitionedTridiagonal, SolveBlocksHandsEachBlockWithItsNeighbours) {
+  const int saved = omp_get_max_threads();
+  for (const int threads : {1, 2})
+    for (const std::size_t B : {1u, 2u, 3u, 16u, 63u}) {
+      omp_set_num_threads(threads);
+      const System s = random_system(401, 31 + B, B % 2 == 0);
+      const auto ref = partitioned_solve(s, B);
+      Context ctx(MPI_COMM_SELF);
+      const BlockLayout layout(401, B, 1, 0);
+      PartitionedTridiagonal solver(layout);
+      std::vector<int> seen(B, 0);
+      std::vector<double> got(401, std::nan("")), left(B, std::nan("")), right(B, std::nan(""));
+      auto row = [&](std::size_t i, bool skip_lower) {
+        return TridiagonalRow{skip_lower ? std::nan("") : s.lower[i], s.diag[i], s.upper[i], s.rhs[i]};
+      };
+      solver.solve_blocks(ctx, row, [&](std::size_t b, const double* xb) {
+        const lie::par::Range r = layout.block(b);
+        ++seen[b];  // blocks are distinct: no two threads write the same entries
+        std::copy(xb, xb + r.size(), got.begin() + static_cast<std::ptrdiff_t>(r.begin));
+        left[b] = xb[-1];
+        right[b] = xb[r.size()];
+      });
+      EXPECT_EQ(seen, std::vector<int>(B, 1)) << "B = " << B;
+      EXPECT_EQ(0, std::memcmp(got.data(), ref.data(), ref.size() * sizeof(double))) << "B = " << B << ", " << threads;
+      for (std::size_t b = 0; b < B; ++b) {
+        const lie::par::Range r = layout.block(b);
+        EXPECT_EQ(left[b], r.begin == 0 ? 0.0 : ref[r.begin - 1]) << "B = " << B << " block " << b;
+        EXPECT_EQ(right[b], r.end == 401 ? 0.0 : ref[r.end]) << "B = " << B << " block " << b;
+      }
+    }
+  omp_set_num_threads(saved);
 }
