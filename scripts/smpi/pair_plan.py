@@ -162,8 +162,8 @@ class Plan:
         self.body_begin = balanced_begin(n, P)
         self._exchange()
         self._expand()
-        self._two_level()
-        self._direct()
+        self.two_level_phases = self._phases(direct=False)
+        self.direct_phases = self._phases(direct=True)
         self.scheme = self._choose()
         self.phases = self.direct_phases if self.scheme == "direct" else self.two_level_phases
 
@@ -262,8 +262,10 @@ class Plan:
         # (in doubles: BLAS; every count is an integer far below 2^53, so exact)
         self.expand_bodies = np.rint(need.astype(np.float64) @ overlap.astype(np.float64)).astype(np.int64).T
 
-    # -- the two-level scheme: four phases through the tiles' roots ---------------------------
-    def _two_level(self):
+    # -- the four phases of a scheme: two levels through the tiles' roots, or direct ------------
+    def _phases(self, direct):
+        """{phase: {(src, dst): [values, blocks]}} of the two-level scheme or (direct) of the
+        direct one, where every owner's piece of a tile is its own root (PairPlan's segments)."""
         T = self.tiles
         starts = np.arange(T, dtype=np.int64) * self.tile
         # root(t) = body_owner(tile_range(t).begin): the last rank whose range begins at or before it
@@ -276,44 +278,24 @@ class Plan:
             e = phases[name].setdefault((int(s), int(d)), [0, 0])
             e[0] += values
             e[1] += 1
+
+        def segments(t):  # (root, bodies) of tile t's segments
+            return owners[t] if direct else [(int(self.root[t]), int(self.sizes[t]))]
         # tile order is block order: every map gets its blocks in increasing tile (then lo)
         for t in range(T):
             if len(needers[t]):
                 for d, c in owners[t]:
-                    add("pos_up", d, self.root[t], FIELDS_EXPAND * c)
-            for r in needers[t]:
-                add("pos_down", self.root[t], r, FIELDS_EXPAND * int(self.sizes[t]))
-        for I, o, lo, hi in self.nodes:  # by row tile, then lo
-            add("sum_up", o, self.root[I], FIELDS_LEAF * int(self.sizes[I]))
-        for I in range(T):
-            for d, c in owners[I]:
-                add("sum_down", self.root[I], d, FIELDS_LEAF * c)
-        self.two_level_phases = phases
-
-    # -- the direct scheme in the four phases: every owner's piece of a tile is its own root -----
-    def _direct(self):
-        T = self.tiles
-        needers = [np.flatnonzero(self.need[:, t]) for t in range(T)]
-        owners = [self.tile_owners(t) for t in range(T)]
-        phases = {name: {} for name in PHASES}
-
-        def add(name, s, d, values):
-            e = phases[name].setdefault((int(s), int(d)), [0, 0])
-            e[0] += values
-            e[1] += 1
-        for t in range(T):
-            for d, c in owners[t]:
-                if len(needers[t]):
-                    add("pos_up", d, d, FIELDS_EXPAND * c)
+                    add("pos_up", d, d if direct else self.root[t], FIELDS_EXPAND * c)
+            for root, c in segments(t):
                 for r in needers[t]:
-                    add("pos_down", d, r, FIELDS_EXPAND * c)
-        for I, o, lo, hi in self.nodes:
-            for d, c in owners[I]:
-                add("sum_up", o, d, FIELDS_LEAF * c)
+                    add("pos_down", root, r, FIELDS_EXPAND * c)
+        for I, o, lo, hi in self.nodes:  # by row tile, then lo
+            for root, c in segments(I):
+                add("sum_up", o, root, FIELDS_LEAF * c)
         for I in range(T):
             for d, c in owners[I]:
-                add("sum_down", d, d, FIELDS_LEAF * c)
-        self.direct_phases = phases
+                add("sum_down", d if direct else self.root[I], d, FIELDS_LEAF * c)
+        return phases
 
     def _choose(self):
         """PairPlan's automatic scheme: direct on 2 to 8 ranks where its busiest rank posts no more
