@@ -143,6 +143,44 @@ RigidSplittingStepper::RotorSequence RigidSplittingStepper::sequence(double s) c
   return {{axes_[0], axes_[1], axes_[2], axes_[1], axes_[0]}, {half, half, s, half, half}};
 }
 
+RigidSplittingStepper::QuaternionRotor RigidSplittingStepper::quaternion_begin(const double* m, const double* Q) {
+  // q from Q, P = 2 q (x) (0, m) (Miller et al. eq. (2.8))
+  static const double kIdentity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  QuaternionRotor r;
+  r.q = quaternion::from_matrix(Q != nullptr ? Q : kIdentity);
+  const std::array<double, 4> mq{0.0, m[0], m[1], m[2]};
+  r.P = {};
+  for (int k = 0; k < 3; ++k) {
+    const auto e = quaternion::times_axis(k, r.q);  // q (x) e_k
+    for (int c = 0; c < 4; ++c) r.P[c] += 2.0 * mq[k + 1] * e[c];
+  }
+  return r;
+}
+
+void RigidSplittingStepper::quaternion_turn(int k, double dt, QuaternionRotor& r) const {
+  std::array<double, 4>& q = r.q;
+  std::array<double, 4>& P = r.P;
+  const auto kq = quaternion::times_axis(k, q), kp = quaternion::times_axis(k, P);
+  const double z = dt * (P[0] * kq[0] + P[1] * kq[1] + P[2] * kq[2] + P[3] * kq[3]) / (4.0 * layout_.inertia[k]);
+  const double c = std::cos(z), sn = std::sin(z);
+  for (int i = 0; i < 4; ++i) {
+    q[i] = c * q[i] + sn * kq[i];
+    P[i] = c * P[i] + sn * kp[i];
+  }
+}
+
+void RigidSplittingStepper::quaternion_end(const QuaternionRotor& r, double* m, double* Q) {
+  // m = 1/2 vec(q* (x) P) (Miller et al. eq. (2.9)), Q from q
+  const std::array<double, 4>& q = r.q;
+  const std::array<double, 4>& P = r.P;
+  const double n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  for (int k = 0; k < 3; ++k) {
+    const auto e = quaternion::times_axis(k, q);
+    m[k] = 0.5 * (P[0] * e[0] + P[1] * e[1] + P[2] * e[2] + P[3] * e[3]) / n2;
+  }
+  if (Q != nullptr) quaternion::to_matrix(q, Q);
+}
+
 void RigidSplittingStepper::rotor(double s, double* m, double* Q) const {
   const auto [seq, dt] = sequence(s);
   switch (rotor_) {
@@ -150,33 +188,9 @@ void RigidSplittingStepper::rotor(double s, double* m, double* Q) const {
       for (int j = 0; j < 5; ++j) planar(seq[j], dt[j], m, Q);
       return;
     case Rotor::Quaternion: {
-      // q from Q, P = 2 q (x) (0, m) (Miller et al. eq. (2.8))
-      static const double kIdentity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-      std::array<double, 4> q = quaternion::from_matrix(Q != nullptr ? Q : kIdentity);
-      const std::array<double, 4> mq{0.0, m[0], m[1], m[2]};
-      std::array<double, 4> P{};
-      for (int k = 0; k < 3; ++k) {
-        const auto e = quaternion::times_axis(k, q);  // q (x) e_k
-        for (int c = 0; c < 4; ++c) P[c] += 2.0 * mq[k + 1] * e[c];
-      }
-      for (int j = 0; j < 5; ++j) {
-        const int k = seq[j];
-        const auto kq = quaternion::times_axis(k, q), kp = quaternion::times_axis(k, P);
-        const double z = dt[j] * (P[0] * kq[0] + P[1] * kq[1] + P[2] * kq[2] + P[3] * kq[3]) /
-                         (4.0 * layout_.inertia[k]);
-        const double c = std::cos(z), sn = std::sin(z);
-        for (int i = 0; i < 4; ++i) {
-          q[i] = c * q[i] + sn * kq[i];
-          P[i] = c * P[i] + sn * kp[i];
-        }
-      }
-      // m = 1/2 vec(q* (x) P) (Miller et al. eq. (2.9)), Q from q
-      const double n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-      for (int k = 0; k < 3; ++k) {
-        const auto e = quaternion::times_axis(k, q);
-        m[k] = 0.5 * (P[0] * e[0] + P[1] * e[1] + P[2] * e[2] + P[3] * e[3]) / n2;
-      }
-      if (Q != nullptr) quaternion::to_matrix(q, Q);
+      QuaternionRotor r = quaternion_begin(m, Q);
+      for (int j = 0; j < 5; ++j) quaternion_turn(seq[j], dt[j], r);
+      quaternion_end(r, m, Q);
       return;
     }
     case Rotor::Exact: {
@@ -223,6 +237,18 @@ void RigidSplittingStepper::rotors(double s, double* y) {
     const auto [seq, dt] = sequence(s);
     for (int j = 0; j < 5; ++j)
       for (std::size_t i = 0; i < n; ++i) planar(seq[j], dt[j], m0 + i * m_stride, Q_of(i));
+    return;
+  }
+  if (rotor_ == Rotor::Quaternion) {
+    // Likewise the quaternion rotor: every body's (q, P), the five turns each over all bodies,
+    // then every body's m and Q -- rotor()'s operations in the same order for every body (a turn
+    // is a division and libm's sin and cos, latency that consecutive bodies now overlap).
+    quaternion_rotors_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) quaternion_rotors_[i] = quaternion_begin(m0 + i * m_stride, Q_of(i));
+    const auto [seq, dt] = sequence(s);
+    for (int j = 0; j < 5; ++j)
+      for (std::size_t i = 0; i < n; ++i) quaternion_turn(seq[j], dt[j], quaternion_rotors_[i]);
+    for (std::size_t i = 0; i < n; ++i) quaternion_end(quaternion_rotors_[i], m0 + i * m_stride, Q_of(i));
     return;
   }
   for (std::size_t i = 0; i < n; ++i) rotor(s, m0 + i * m_stride, Q_of(i));

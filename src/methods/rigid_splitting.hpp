@@ -106,6 +106,14 @@ class RigidSplittingStepper final : public Stepper {
     std::array<double, 5> step;
   };
   RotorSequence sequence(double s) const;  // the rotor's planar rotations over time s
+  // The quaternion rotor (no_squish) in three parts: (q, P) of a body, one planar turn about
+  // body axis k over dt, m and Q back (rotor() runs them in a row; rotors() body by body per turn).
+  struct QuaternionRotor {
+    std::array<double, 4> q, P;
+  };
+  static QuaternionRotor quaternion_begin(const double* m, const double* Q);
+  void quaternion_turn(int k, double dt, QuaternionRotor& r) const;
+  static void quaternion_end(const QuaternionRotor& r, double* m, double* Q);
 
   MethodInfo info_;
   Rotor rotor_;
@@ -117,6 +125,7 @@ class RigidSplittingStepper final : public Stepper {
   RigidBodyLayout layout_;
   std::vector<double> F_, tau_;
   std::vector<double> body_m_;  // m = Q^T pi of every body (spatial momentum)
+  std::vector<QuaternionRotor> quaternion_rotors_;  // rotors(): every body's (q, P)
   std::vector<double> key_;  // (q, Q) of every local body at which F_, tau_ were computed
   bool cached_ = false;
 };
