@@ -190,7 +190,7 @@ NFoldPendulum::NFoldPendulum(NFoldPendulumParams params, par::Context& ctx) : p_
                        " only; use 'tridiagonal'");
   }
   layout_ = par::BlockLayout(N, B, ctx.size(), ctx.rank());
-  solver_ = par::PartitionedTridiagonal(layout_);
+  solver_ = par::PartitionedTridiagonal(layout_, /*symmetric=*/true);  // row(i).lower == row(i - 1).upper
   space_.add(FactorKind::SE3OnTS2, layout_.local_size(), "links");
   threaded_ = par::use_threads(layout_.local_size(), kThreadedLinks);
 
@@ -343,7 +343,9 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
   exchange_halo(y);
 
   // K tau = r, one row per link (global i = off + li); skip_lower: the solver does not need
-  // `lower` (par::PartitionedTridiagonal::solve_blocks), so q_{i-1} is not read.
+  // `lower` (par::PartitionedTridiagonal::solve_blocks), so q_{i-1} is not read. K is symmetric
+  // bit for bit: lower of row i and upper of row i-1 are both -(q_{i-1} . q_i) / m_{i-1}, the
+  // same expression (the solver is built with symmetric = true and takes one for the other).
   auto row = [&](std::size_t li, bool skip_lower) {
     const std::size_t i = off + li;
     const double* q = y + 6 * li;

@@ -12,7 +12,8 @@ namespace {
 constexpr std::size_t kThreadedRows = 512;
 }  // namespace
 
-PartitionedTridiagonal::PartitionedTridiagonal(const BlockLayout& layout) : layout_(layout) {
+PartitionedTridiagonal::PartitionedTridiagonal(const BlockLayout& layout, bool symmetric)
+    : layout_(layout), symmetric_(symmetric) {
   const std::size_t B = layout_.blocks();
   for (std::size_t b = 0; b + 1 < B; ++b)
     if (layout_.block(b).size() < 2)

@@ -43,7 +43,10 @@ class PartitionedTridiagonal {
   PartitionedTridiagonal() = default;
   /// Every block but the last needs at least 2 rows (a separator and a non-empty interior):
   /// throws std::invalid_argument otherwise (blocks == 1 or 2 * blocks <= n is enough).
-  explicit PartitionedTridiagonal(const BlockLayout& layout);
+  /// symmetric: the caller promises lower(i) == upper(i - 1) bit for bit (the same expression,
+  /// as the chain's tension matrix); the sweeps then take a row's lower from the row before and
+  /// ask row(i, skip_lower = true) there (the same values, one product fewer per row).
+  explicit PartitionedTridiagonal(const BlockLayout& layout, bool symmetric = false);
 
   const BlockLayout& layout() const { return layout_; }
 
@@ -106,6 +109,7 @@ class PartitionedTridiagonal {
 
   BlockLayout layout_;
   bool threaded_ = false;
+  bool symmetric_ = false;  // lower(i) == upper(i - 1) bit for bit (the constructor's promise)
   std::size_t stride_ = 0;                 // max block size + 2
   std::vector<std::vector<double>> work_;  // per thread: kLanes x 3 x stride_
   std::vector<double> local_rec_;    // local blocks x kRec
@@ -142,12 +146,14 @@ void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool re
     CV[l] = w + 2 * stride_ + 1;
     recs[l] = &local_rec_[static_cast<std::size_t>(k0 + l) * kRec];
   }
+  double upper0[kLanes] = {};  // step 0's upper per lane (= step 1's lower if symmetric_)
   auto step_lanes = [&](std::size_t step) {  // one row of every lane, lane after lane
     for (int l = 0; l < lanes; ++l) {
       const std::size_t s = ss[l], z = zs[l], i = s + step, b = bs[l];
       if (i >= z) continue;
       const TridiagonalRow R = row_of(row, i - off, !records && i == s);
       const double lo = i == s ? 0.0 : R.lower;
+      if (step == 0) upper0[l] = R.upper;
       const double inv = 1.0 / (R.diag - lo * cprev[l]);
       cprev[l] = R.upper * inv;
       yprev[l] = (R.rhs - lo * yprev[l]) * inv;
@@ -167,17 +173,19 @@ void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool re
     // Rows that are neither a lane's first nor its last interior row: the kLanes recurrences
     // unrolled side by side with their state in registers (c, y, u below are not seen by
     // step_lanes), so that the independent chains of divisions overlap; the same operations per
-    // lane as step_lanes.
-    double c[kLanes], yv[kLanes], uv[kLanes];
-    for (int l = 0; l < kLanes; ++l) c[l] = cprev[l], yv[l] = yprev[l], uv[l] = uprev[l];
+    // lane as step_lanes (symmetric_: lower is the previous row's upper, the same value).
+    double c[kLanes], yv[kLanes], uv[kLanes], up[kLanes];
+    for (int l = 0; l < kLanes; ++l) c[l] = cprev[l], yv[l] = yprev[l], uv[l] = uprev[l], up[l] = upper0[l];
     for (; step + 1 < shortest; ++step) {
 #pragma GCC unroll 4
       for (int l = 0; l < kLanes; ++l) {
-        const TridiagonalRow R = row_of(row, ss[l] + step - off, false);
-        const double inv = 1.0 / (R.diag - R.lower * c[l]);
+        const TridiagonalRow R = row_of(row, ss[l] + step - off, symmetric_);
+        const double lower = symmetric_ ? up[l] : R.lower;
+        up[l] = R.upper;
+        const double inv = 1.0 / (R.diag - lower * c[l]);
         c[l] = R.upper * inv;
-        yv[l] = (R.rhs - R.lower * yv[l]) * inv;
-        uv[l] = (0.0 - R.lower * uv[l]) * inv;
+        yv[l] = (R.rhs - lower * yv[l]) * inv;
+        uv[l] = (0.0 - lower * uv[l]) * inv;
         CV[l][step] = c[l];
         Y[l][step] = yv[l];
         U[l][step] = uv[l];

@@ -157,3 +157,24 @@ TEST(PartitionedTridiagonal, SolveBlocksHandsEachBlockWithItsNeighbours) {
     }
   omp_set_num_threads(saved);
 }
+
+// symmetric = true (lower(i) == upper(i - 1), the chain's tension matrix): the sweeps take a
+// row's lower from the row before; row() is asked for it nowhere in their unrolled part (NaN
+// there) and the solution is bitwise that of the general solve, on 1 and 2 threads.
+TEST(PartitionedTridiagonal, SymmetricTakesLowerFromTheRowBefore) {
+  const int saved = omp_get_max_threads();
+  for (const int threads : {1, 2})
+    for (const std::size_t B : {1u, 2u, 7u, 16u, 63u}) {
+      omp_set_num_threads(threads);
+      const System s = random_system(401, 57 + B, true);
+      const auto ref = partitioned_solve(s, B);
+      Context ctx(MPI_COMM_SELF);
+      PartitionedTridiagonal solver(BlockLayout(401, B, 1, 0), /*symmetric=*/true);
+      std::vector<double> x(401);
+      solver.solve(ctx, [&](std::size_t i, bool skip_lower) {
+        return TridiagonalRow{skip_lower ? std::nan("") : s.lower[i], s.diag[i], s.upper[i], s.rhs[i]};
+      }, x.data());
+      EXPECT_EQ(0, std::memcmp(x.data(), ref.data(), ref.size() * sizeof(double))) << "B = " << B << ", " << threads;
+    }
+  omp_set_num_threads(saved);
+}
