@@ -478,8 +478,9 @@ void Dipolar::run_phase(const par::PairPlan::Phase& phase, std::vector<std::vect
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
 }
 
-// The tiled path's positions: only the tiles this rank's tile pairs read, gathered at each
-// tile's root and sent on whole (parallel/pair_plan.hpp: pos_up, pos_down).
+// The tiled path's positions: only the tiles this rank's tile pairs read, gathered at the root
+// of each segment and sent on whole (parallel/pair_plan.hpp: pos_up, pos_down; two levels: a
+// segment is a tile, direct: an owner's piece of it, so pos_up is a copy to self).
 void Dipolar::exchange_positions() {
   const par::PairPlan::Phase& up = plan_.pos_up();
   const par::PairPlan::Phase& down = plan_.pos_down();
@@ -546,8 +547,9 @@ void Dipolar::compute_tiles(bool want_energy) {
       for (std::size_t k = 0; k < pairs.size(); ++k) tile_pair(k, tile_scratch_[0]);
     }
   }
-  // Maximal owned subtrees to the roots of their row tiles, who finish the trees and send the
-  // sums to the bodies' owners (parallel/pair_plan.hpp: sum_up, sum_down).
+  // Maximal owned subtrees to the roots of their row tiles' segments, who finish the trees and
+  // send the sums to the bodies' owners (parallel/pair_plan.hpp: sum_up, sum_down; direct: the
+  // roots are the owners).
   plan_.pack(leaves_, send_bufs_);
   run_phase(plan_.sum_up(), send_bufs_, recv_bufs_, 1716);
   plan_.finish(recv_bufs_, send_bufs_);
