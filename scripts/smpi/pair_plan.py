@@ -303,16 +303,14 @@ class Plan:
         pos_up and pos_down together."""
         if not 1 < self.P <= 8:
             return "two_level"
+        two = self.busiest("pos_up", "two_level") + self.busiest("pos_down", "two_level")
+        return "direct" if self.busiest("pos_down", "direct") <= two else "two_level"
 
-        def busiest(m):
-            per = np.zeros(self.P, dtype=np.int64)
-            for s, d in m:
-                if s != d:
-                    per[s] += 1
-                    per[d] += 1
-            return int(per.max())
-        two = busiest(self.two_level_phases["pos_up"]) + busiest(self.two_level_phases["pos_down"])
-        return "direct" if busiest(self.direct_phases["pos_down"]) <= two else "two_level"
+    def busiest(self, name, scheme=None):
+        """The most messages one rank posts (sends + receives, self excluded) in one phase."""
+        src, dst, _ = self.phase_messages(name, scheme)
+        per_rank = np.bincount(src, minlength=self.P) + np.bincount(dst, minlength=self.P)
+        return int(per_rank.max()) if len(src) else 0
 
     def phase_peers(self, name, r, scheme=None):
         """Sends and receives of rank r in one phase of the plan's scheme (or `scheme`):
@@ -440,12 +438,7 @@ def check(plan):
 def counts(plan):
     """Per phase (self excluded), the direct scheme's and the two levels': (messages, the most
     messages one rank posts (sends + receives))."""
-    out = {}
-    for ph in DIRECT + PHASES:
-        src, dst, _ = plan.phase_messages(ph, "two_level")
-        per_rank = np.bincount(src, minlength=plan.P) + np.bincount(dst, minlength=plan.P)
-        out[ph] = (len(src), int(per_rank.max()) if len(src) else 0)
-    return out
+    return {ph: (len(plan.phase_messages(ph, "two_level")[0]), plan.busiest(ph, "two_level")) for ph in DIRECT + PHASES}
 
 
 def main(argv):

@@ -184,7 +184,7 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
           up_recv = direct_send, down_send = direct_send, down_recv = direct_send;
       for (std::size_t t = 0; t < T; ++t) {
         if (needers[t].empty()) continue;
-        const int root_t = body_owner(n, ranks, tile_range(t).begin);
+        const int root_t = tile_root(t);
         owners_of(t, [&](int d, std::size_t, std::size_t) {
           for (int r : needers[t]) direct_send[d][r] = direct_recv[r][d] = 1;
           up_send[d][root_t] = up_recv[root_t][d] = 1;
@@ -210,8 +210,7 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     if (messages_ == Messages::direct) {
       owners_of(t, visit);
     } else {
-      const Range bodies = tile_range(t);
-      visit(body_owner(n, ranks, bodies.begin), bodies.begin, bodies.end);
+      visit(tile_root(t), tile_range(t).begin, tile_range(t).end);
     }
   };
   for (std::uint32_t t = 0; t < T32; ++t)
@@ -304,9 +303,10 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     std::sort(g.begin(), g.end(), [](const Received& a, const Received& b) { return a.lo < b.lo; });
 }
 
+int PairPlan::tile_root(std::size_t t) const { return body_owner(n_, ranks_, tile_range(t).begin); }
+
 int PairPlan::root_of(std::size_t body) const {
-  if (messages_ == Messages::direct) return body_owner(n_, ranks_, body);
-  return body_owner(n_, ranks_, tile_range(body / tile_).begin);
+  return messages_ == Messages::direct ? body_owner(n_, ranks_, body) : tile_root(body / tile_);
 }
 
 std::size_t PairPlan::rooted_slot(std::size_t tile) const {

@@ -153,6 +153,7 @@ class PairPlan {
     std::size_t begin, end;
   };
   std::size_t rooted_slot(std::size_t tile) const;  // index in rooted_ of the segment of `tile`
+  int tile_root(std::size_t t) const;  // the two levels' root of tile t: the owner of its first body
   Messages messages_ = Messages::two_level;
   std::vector<Segment> rooted_;  // segments rooted here, at most one per tile (increasing tile)
   std::vector<Emit> emits_;

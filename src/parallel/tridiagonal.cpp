@@ -72,10 +72,15 @@ void PartitionedTridiagonal::reduce(const Context& ctx) {
   if (lb.end < B) after_ = first_interior(lb.end);
 }
 
+void PartitionedTridiagonal::separator_terms(const double* rec, std::size_t b, double& alpha, double& beta) const {
+  alpha = b == 0 ? 0.0 : rec[kLowerFirst] * sep_[b - 1];
+  beta = b + 1 == layout_.blocks() ? 0.0 : rec[kUpperLast] * sep_[b];
+}
+
 double PartitionedTridiagonal::first_interior(std::size_t b) const {
   const double* R = &all_rec_[b * kRec];
-  const double alpha = R[kLowerFirst] * sep_[b - 1];
-  const double beta = b + 1 == layout_.blocks() ? 0.0 : R[kUpperLast] * sep_[b];
+  double alpha, beta;
+  separator_terms(R, b, alpha, beta);
   return combine(R[kY0], R[kU0], R[kV0], alpha, beta);
 }
 

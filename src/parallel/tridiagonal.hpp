@@ -90,11 +90,17 @@ class PartitionedTridiagonal {
     const Range r = layout_.block(b);
     return b + 1 == layout_.blocks() ? r.end : r.end - 1;
   }
+  // The separators' terms of block b's interior values, alpha = lower_first sigma_{b-1} and
+  // beta = upper_last sigma_b (0 at the ends), from its record rec (after reduce()).
+  void separator_terms(const double* rec, std::size_t b, double& alpha, double& beta) const;
   // x at the first interior row of block b from the gathered records (after reduce()).
   double first_interior(std::size_t b) const;
-  // A thread's sweep arrays: per lane y (later x), u and cv, each stride_ long; row i of the
-  // lane's block at index 1 + i - begin (index 0 and 1 + size: the rows outside the block).
-  double* lane_work(int lane);
+  // A thread's sweep arrays of one lane: y (later x), u and cv, each stride_ long, row i of the
+  // lane's block at [i - begin] (index -1 and size: the rows outside the block).
+  struct LaneArrays {
+    double *y, *u, *cv;
+  };
+  LaneArrays lane_work(int lane);
   template <class RowFn>
   static TridiagonalRow row_of(RowFn& row, std::size_t li, bool skip_lower) {
     if constexpr (std::is_invocable_r_v<TridiagonalRow, RowFn&, std::size_t, bool>)
@@ -119,10 +125,11 @@ class PartitionedTridiagonal {
   double before_ = 0.0, after_ = 0.0;
 };
 
-inline double* PartitionedTridiagonal::lane_work(int lane) {
+inline PartitionedTridiagonal::LaneArrays PartitionedTridiagonal::lane_work(int lane) {
   std::vector<double>& w = work_[static_cast<std::size_t>(omp_get_thread_num())];
   if (w.size() < kLanes * 3 * stride_) w.resize(kLanes * 3 * stride_);  // once per thread
-  return w.data() + static_cast<std::size_t>(lane) * 3 * stride_;
+  double* p = w.data() + static_cast<std::size_t>(lane) * 3 * stride_ + 1;
+  return {p, p + stride_, p + 2 * stride_};
 }
 
 template <class RowFn>
@@ -131,7 +138,7 @@ void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool re
   const std::size_t B = layout_.blocks();
   const Range lb = layout_.local_blocks();
   std::size_t bs[kLanes], ss[kLanes], zs[kLanes], len = 0;
-  alignas(32) double cprev[kLanes], yprev[kLanes], uprev[kLanes];
+  double cprev[kLanes], yprev[kLanes], uprev[kLanes];
   double *Y[kLanes], *U[kLanes], *CV[kLanes];  // at index i - s: row i
   double* recs[kLanes];
   for (int l = 0; l < lanes; ++l) {
@@ -140,10 +147,8 @@ void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool re
     zs[l] = interior_end(bs[l]);
     len = std::max(len, zs[l] - ss[l]);
     cprev[l] = yprev[l] = uprev[l] = 0.0;
-    double* w = lane_work(l);
-    Y[l] = w + 1;
-    U[l] = w + stride_ + 1;
-    CV[l] = w + 2 * stride_ + 1;
+    const LaneArrays w = lane_work(l);
+    Y[l] = w.y, U[l] = w.u, CV[l] = w.cv;
     recs[l] = &local_rec_[static_cast<std::size_t>(k0 + l) * kRec];
   }
   double upper0[kLanes] = {};  // step 0's upper per lane (= step 1's lower if symmetric_)
@@ -240,8 +245,8 @@ void PartitionedTridiagonal::solve_blocks(const Context& ctx, RowFn&& row, Consu
     before_ = after_ = 0.0;
     if (nb != 1) return;
     const std::size_t n = layout_.local_size();
-    double* w = lane_work(0);
-    double *x = w + 1, *cv = w + stride_ + 1;
+    const LaneArrays w = lane_work(0);
+    double *x = w.y, *cv = w.cv;
     double cprev = 0.0, yprev = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       const TridiagonalRow R = row_of(row, i, i == 0);
@@ -278,12 +283,11 @@ void PartitionedTridiagonal::solve_blocks(const Context& ctx, RowFn&& row, Consu
       const std::size_t k = static_cast<std::size_t>(g * kLanes + l), b = lb.begin + k;
       const Range r = layout_.block(b);
       const std::size_t s = r.begin, z = interior_end(b);
-      const double* rec = &local_rec_[k * kRec];
-      const double alpha = b == 0 ? 0.0 : rec[kLowerFirst] * sep_[b - 1];
-      const double beta = b + 1 == B ? 0.0 : rec[kUpperLast] * sep_[b];
-      double* w = lane_work(l);
-      double *x = w + 1, *u = w + stride_ + 1, *cv = w + 2 * stride_ + 1;
-      for (std::size_t i = 0; i < z - s; ++i) x[i] = combine(x[i], u[i], cv[i], alpha, beta);
+      double alpha, beta;
+      separator_terms(&local_rec_[k * kRec], b, alpha, beta);
+      const LaneArrays w = lane_work(l);
+      double* x = w.y;
+      for (std::size_t i = 0; i < z - s; ++i) x[i] = combine(x[i], w.u[i], w.cv[i], alpha, beta);
       if (b + 1 < B) x[z - s] = sep_[b];
       x[-1] = b == 0 ? 0.0 : sep_[b - 1];
       x[r.size()] = b + 1 == B ? 0.0 : first_interior(b + 1);

@@ -331,14 +331,18 @@ TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
     for (const int P : {1, 2, 3, 4, 7, 16, 64}) {
       std::vector<PairPlan> plans;
       for (int r = 0; r < P; ++r) plans.emplace_back(n, tile, kSlotFields, P, r, messages);
-      if (messages != M::automatic)
+      if (messages != M::automatic) {
         EXPECT_EQ(plans[0].messages(), messages);
-      else  // the plan's choice: direct only on 2 to 8 ranks
+      } else {  // the plan's choice: direct only on 2 to 8 ranks
         EXPECT_TRUE(plans[0].messages() == M::two_level || (P > 1 && P <= 8)) << "n " << n << " P " << P;
-      if (messages == M::direct)  // nothing moves through a third rank: positions and sums stay home
+      }
+      if (messages == M::direct) {  // nothing moves through a third rank: positions and sums stay home
         for (int r = 0; r < P; ++r)
           for (const auto phase : {&PairPlan::pos_up, &PairPlan::sum_down})
-            for (const PairPlan::Peer& p : (plans[static_cast<std::size_t>(r)].*phase)().sends) EXPECT_EQ(p.rank, r);
+            for (const PairPlan::Peer& p : (plans[static_cast<std::size_t>(r)].*phase)().sends) {
+              EXPECT_EQ(p.rank, r);
+            }
+      }
       std::vector<int> owners(T * T, 0);
       double interactions = 0.0;
       for (int r = 0; r < P; ++r) {
