@@ -105,6 +105,96 @@ inline void gaussian3(std::uint64_t seed, std::uint64_t link, std::uint64_t k0, 
 
 constexpr std::size_t kThreadedLinks = 512;  // local links before loops use an OpenMP team
 
+// The rows of the tension system K tau = r (header comment), one per link (global i = off + li),
+// for par::PartitionedTridiagonal. skip_lower: the solver does not need `lower` (solve_blocks),
+// so q_{i-1} is not read. K is symmetric bit for bit: lower of row i and upper of row i-1 are
+// both -(q_{i-1} . q_i) / m_{i-1}, the same expression (the solver is built with symmetric = true
+// and takes one for the other). sweep_lanes: the solver's unrolled middle rows with four blocks'
+// rows in one vector (chain_sweep_lanes below: AVX2 / AVX-512 clones, the same operations).
+struct ChainRows {
+  const double* y;
+  std::size_t off, N;
+  long n_local;
+  double g;
+  const double* inv_mass;  // 1/m: one value (uniform) or one per link
+  bool uniform_mass;
+  const double* length;  // L: one value (uniform) or one per link
+  bool uniform_length;
+  const double *halo_prev, *halo_next;
+
+  double im(std::size_t i) const { return uniform_mass ? inv_mass[0] : inv_mass[i]; }
+  double L(std::size_t i) const { return uniform_length ? length[0] : length[i]; }
+  const double* q_at(long li) const { return li < 0 ? halo_prev : li >= n_local ? halo_next : y + 6 * li; }
+  par::TridiagonalRow operator()(std::size_t li, bool skip_lower) const {
+    const std::size_t i = off + li;
+    const double* q = y + 6 * li;
+    const double* w = q + 3;
+    par::TridiagonalRow R;
+    const double m_inv = im(i);
+    if (i > 0) {
+      const double imp = im(i - 1);
+      if (!skip_lower) R.lower = -dot3(q_at(static_cast<long>(li) - 1), q) * imp;
+      R.diag = imp + m_inv;
+    } else {
+      R.diag = m_inv;
+    }
+    if (i + 1 < N) R.upper = -dot3(q, q_at(static_cast<long>(li) + 1)) * m_inv;
+    double wxq[3];
+    cross3(w, q, wxq);
+    R.rhs = L(i) * dot3(wxq, wxq);
+    if (i == 0) R.rhs -= g * q[2];
+    return R;
+  }
+  inline void sweep_lanes(par::PartitionedTridiagonal::LaneSweep& s) const;
+};
+
+// operator()'s diag, upper and rhs for the four lanes' rows at once (middle rows: 0 < i < N - 1,
+// the link after each row local). q_i is carried from one row to the next.
+template <bool UniformMass, bool UniformLength>
+[[gnu::always_inline]] inline void chain_sweep_body(const ChainRows& r, par::PartitionedTridiagonal::LaneSweep& s) {
+  using V = par::PartitionedTridiagonal::Lanes;
+  const double* y = r.y;
+  std::size_t lr[4], gi[4];
+  for (int l = 0; l < 4; ++l) lr[l] = s.row[l], gi[l] = r.off + s.row[l];
+  const double *p0 = y + 6 * (lr[0] + s.begin), *p1 = y + 6 * (lr[1] + s.begin), *p2 = y + 6 * (lr[2] + s.begin),
+               *p3 = y + 6 * (lr[3] + s.begin);
+  V qx = {p0[0], p1[0], p2[0], p3[0]}, qy = {p0[1], p1[1], p2[1], p3[1]}, qz = {p0[2], p1[2], p2[2], p3[2]};
+  const V im_uniform = {r.inv_mass[0], r.inv_mass[0], r.inv_mass[0], r.inv_mass[0]};
+  const V L_uniform = {r.length[0], r.length[0], r.length[0], r.length[0]};
+  par::PartitionedTridiagonal::sweep_lanes_symmetric(
+      s, [&](std::size_t step, V& diag, V& upper, V& rhs) __attribute__((always_inline)) {
+        const double *a0 = y + 6 * (lr[0] + step), *a1 = y + 6 * (lr[1] + step), *a2 = y + 6 * (lr[2] + step),
+                     *a3 = y + 6 * (lr[3] + step);
+        const V wx = {a0[3], a1[3], a2[3], a3[3]}, wy = {a0[4], a1[4], a2[4], a3[4]}, wz = {a0[5], a1[5], a2[5], a3[5]};
+        const V nx = {a0[6], a1[6], a2[6], a3[6]}, ny = {a0[7], a1[7], a2[7], a3[7]}, nz = {a0[8], a1[8], a2[8], a3[8]};
+        V imp = im_uniform, im = im_uniform, L = L_uniform;
+        if constexpr (!UniformMass) {
+          const double* m = r.inv_mass + step;
+          imp = V{m[gi[0] - 1], m[gi[1] - 1], m[gi[2] - 1], m[gi[3] - 1]};
+          im = V{m[gi[0]], m[gi[1]], m[gi[2]], m[gi[3]]};
+        }
+        if constexpr (!UniformLength) {
+          const double* len = r.length + step;
+          L = V{len[gi[0]], len[gi[1]], len[gi[2]], len[gi[3]]};
+        }
+        diag = imp + im;
+        upper = -((qx * nx + qy * ny) + qz * nz) * im;
+        const V c0 = wy * qz - wz * qy, c1 = wz * qx - wx * qz, c2 = wx * qy - wy * qx;
+        rhs = L * ((c0 * c0 + c1 * c1) + c2 * c2);
+        qx = nx, qy = ny, qz = nz;
+      });
+}
+
+#define LIEBENCH_CHAIN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+LIEBENCH_CHAIN_CLONES void chain_sweep_lanes(const ChainRows& r, par::PartitionedTridiagonal::LaneSweep& s) {
+  if (r.uniform_mass && r.uniform_length) chain_sweep_body<true, true>(r, s);
+  else if (r.uniform_mass) chain_sweep_body<true, false>(r, s);
+  else if (r.uniform_length) chain_sweep_body<false, true>(r, s);
+  else chain_sweep_body<false, false>(r, s);
+}
+
+inline void ChainRows::sweep_lanes(par::PartitionedTridiagonal::LaneSweep& s) const { chain_sweep_lanes(*this, s); }
+
 
 }  // namespace
 
@@ -342,30 +432,9 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
   const double g = p_.gravity;
   exchange_halo(y);
 
-  // K tau = r, one row per link (global i = off + li); skip_lower: the solver does not need
-  // `lower` (par::PartitionedTridiagonal::solve_blocks), so q_{i-1} is not read. K is symmetric
-  // bit for bit: lower of row i and upper of row i-1 are both -(q_{i-1} . q_i) / m_{i-1}, the
-  // same expression (the solver is built with symmetric = true and takes one for the other).
-  auto row = [&](std::size_t li, bool skip_lower) {
-    const std::size_t i = off + li;
-    const double* q = y + 6 * li;
-    const double* w = q + 3;
-    par::TridiagonalRow R;
-    const double im = mass_.inv(i);
-    if (i > 0) {
-      const double imp = mass_.inv(i - 1);
-      if (!skip_lower) R.lower = -dot3(q_at(y, static_cast<long>(li) - 1), q) * imp;
-      R.diag = imp + im;
-    } else {
-      R.diag = im;
-    }
-    if (i + 1 < N) R.upper = -dot3(q, q_at(y, static_cast<long>(li) + 1)) * im;
-    double wxq[3];
-    cross3(w, q, wxq);
-    R.rhs = length_.at(i) * dot3(wxq, wxq);
-    if (i == 0) R.rhs -= g * q[2];
-    return R;
-  };
+  const ChainRows row{y, off, N, static_cast<long>(layout_.local_size()), g,
+                      mass_.inverses.data(), mass_.inverses.size() == 1,
+                      length_.values.data(), length_.values.size() == 1, halo_prev_, halo_next_};
 
   // The second pass runs per block of the solve, while the block's links and tensions are in
   // cache (solve_blocks: no tension array, issue 27). Link li reads q_{li-1}, q_li, q_{li+1}.

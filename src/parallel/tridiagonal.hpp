@@ -81,6 +81,44 @@ class PartitionedTridiagonal {
   /// Record layout per block (see the header comment).
   enum Rec : int { kY0, kYl, kU0, kUl, kV0, kVl, kLowerFirst, kUpperLast, kSepLower, kSepDiag, kSepUpper, kSepRhs, kRec };
 
+  /// The unrolled middle of a sweep over kLanes blocks (rows that are neither a lane's first nor
+  /// its last interior row), for a row object that sweeps them itself with the lanes in one
+  /// vector (row.sweep_lanes(LaneSweep&), symmetric solves only; the chain's rows in
+  /// models/nfold_pendulum.cpp, compiled for AVX2 / AVX-512 by target_clones). State in and out:
+  /// c, y, u and upper of the row before `begin` per lane; steps begin .. end - 1 are written to
+  /// cv, ys, us at [step] (the lanes' work arrays). sweep_lanes_symmetric below is the arithmetic.
+  struct LaneSweep {
+    std::size_t row[kLanes];  // local row of each lane at step 0
+    double c[kLanes], y[kLanes], u[kLanes], upper[kLanes];
+    double *cv[kLanes], *ys[kLanes], *us[kLanes];
+    std::size_t begin = 0, end = 0;
+  };
+  /// kLanes doubles in one vector (GCC vector extension: one ymm in an AVX2 or AVX-512 clone,
+  /// two xmm in the baseline build; the same IEEE operations lane by lane either way).
+  using Lanes = double __attribute__((vector_size(kLanes * sizeof(double))));
+  /// The middle rows of the unrolled symmetric sweep with the lanes in vectors: rows(step, diag,
+  /// upper, rhs) gives the lanes' coefficients of row `step`; lower is the previous row's upper.
+  /// The operations of sweep_group's scalar lanes, in the same order per lane (the same bits).
+  /// Inline it into a function compiled for the wider ISA.
+  template <class Rows>
+  [[gnu::always_inline]] static inline void sweep_lanes_symmetric(LaneSweep& s, Rows&& rows) {
+    Lanes c, y, u, up;
+    for (int l = 0; l < kLanes; ++l) c[l] = s.c[l], y[l] = s.y[l], u[l] = s.u[l], up[l] = s.upper[l];
+    const Lanes zero = {0.0, 0.0, 0.0, 0.0}, one = {1.0, 1.0, 1.0, 1.0};
+    for (std::size_t step = s.begin; step < s.end; ++step) {
+      Lanes diag, upper, rhs;
+      rows(step, diag, upper, rhs);
+      const Lanes lower = up;
+      up = upper;
+      const Lanes inv = one / (diag - lower * c);
+      c = upper * inv;
+      y = (rhs - lower * y) * inv;
+      u = (zero - lower * u) * inv;
+      for (int l = 0; l < kLanes; ++l) s.cv[l][step] = c[l], s.ys[l][step] = y[l], s.us[l][step] = u[l];
+    }
+    for (int l = 0; l < kLanes; ++l) s.c[l] = c[l], s.y[l] = y[l], s.u[l] = u[l], s.upper[l] = up[l];
+  }
+
   /// x_b at an interior row from y, u, v and the separator terms (one formula everywhere).
   static double combine(double y, double u, double v, double alpha, double beta) { return (y - alpha * u) - beta * v; }
 
@@ -181,6 +219,21 @@ void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool re
     // lane as step_lanes (symmetric_: lower is the previous row's upper, the same value).
     double c[kLanes], yv[kLanes], uv[kLanes], up[kLanes];
     for (int l = 0; l < kLanes; ++l) c[l] = cprev[l], yv[l] = yprev[l], uv[l] = uprev[l], up[l] = upper0[l];
+    if constexpr (requires(LaneSweep& ls) { row.sweep_lanes(ls); }) {
+      if (symmetric_ && step + 1 < shortest) {  // the row object's vector sweep (LaneSweep)
+        LaneSweep ls;
+        for (int l = 0; l < kLanes; ++l) {
+          ls.row[l] = ss[l] - off;
+          ls.c[l] = c[l], ls.y[l] = yv[l], ls.u[l] = uv[l], ls.upper[l] = up[l];
+          ls.cv[l] = CV[l], ls.ys[l] = Y[l], ls.us[l] = U[l];
+        }
+        ls.begin = step;
+        ls.end = shortest - 1;
+        row.sweep_lanes(ls);
+        for (int l = 0; l < kLanes; ++l) c[l] = ls.c[l], yv[l] = ls.y[l], uv[l] = ls.u[l], up[l] = ls.upper[l];
+        step = ls.end;
+      }
+    }
     for (; step + 1 < shortest; ++step) {
 #pragma GCC unroll 4
       for (int l = 0; l < kLanes; ++l) {

@@ -396,3 +396,70 @@ TEST(PendulumRhs, InPlaceEqualsOutOfPlace) {
   }
   omp_set_num_threads(saved);
 }
+
+// The tension rows' middle runs four blocks in one vector (ChainRows::sweep_lanes: AVX2 /
+// AVX-512 clones, issue 27): w' must equal, bit for bit, the tensions solved by the solver's
+// scalar lanes (a plain row function has no sweep_lanes) and the header's formula for w', written
+// here again; uniform and per-link masses and lengths, blocks with unequal interiors (N = 1001).
+TEST(PendulumRhs, VectorLanesEqualScalarRows) {
+  par::Context ctx(MPI_COMM_SELF);
+  for (const std::size_t N : {64u, 1001u, 6000u}) {
+    const auto y = random_chain_state(N, 45);
+    for (int variant = 0; variant < 4; ++variant) {
+      NFoldPendulumParams p = random_chain_params(N, 46);  // per-link masses and lengths
+      if (variant & 1) p.mass = {1.7};
+      if (variant & 2) p.length = {0.3};
+      NFoldPendulum model(p, ctx);
+      auto im = [&](std::size_t i) { return 1.0 / (p.mass.size() == 1 ? p.mass[0] : p.mass[i]); };
+      auto L = [&](std::size_t i) { return p.length.size() == 1 ? p.length[0] : p.length[i]; };
+      auto dot = [](const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+      auto cross = [](const double* a, const double* b, double* o) {
+        o[0] = a[1] * b[2] - a[2] * b[1];
+        o[1] = a[2] * b[0] - a[0] * b[2];
+        o[2] = a[0] * b[1] - a[1] * b[0];
+      };
+      auto row = [&](std::size_t i) {
+        par::TridiagonalRow R;
+        const double* q = &y[6 * i];
+        if (i > 0) {
+          R.lower = -dot(&y[6 * (i - 1)], q) * im(i - 1);
+          R.diag = im(i - 1) + im(i);
+        } else {
+          R.diag = im(i);
+        }
+        if (i + 1 < N) R.upper = -dot(q, &y[6 * (i + 1)]) * im(i);
+        double wxq[3];
+        cross(q + 3, q, wxq);
+        R.rhs = L(i) * dot(wxq, wxq);
+        if (i == 0) R.rhs -= p.gravity * q[2];
+        return R;
+      };
+      par::PartitionedTridiagonal scalar(model.layout(), true);
+      std::vector<double> tau(N), expect(3 * N);
+      scalar.solve(ctx, row, tau.data());
+      for (std::size_t i = 0; i < N; ++i) {
+        const double* q = &y[6 * i];
+        double F[3] = {0, 0, 0}, cr[3];
+        if (i + 1 < N) {
+          const double a = tau[i + 1] * im(i);
+          cross(q, q + 6, cr);
+          for (int c = 0; c < 3; ++c) F[c] += a * cr[c];
+        }
+        if (i > 0) {
+          const double a = tau[i - 1] * im(i - 1);
+          cross(q - 6, q, cr);
+          for (int c = 0; c < 3; ++c) F[c] -= a * cr[c];
+        } else {
+          F[0] -= p.gravity * q[1];
+          F[1] += p.gravity * q[0];
+        }
+        const double il = 1.0 / L(i);
+        for (int c = 0; c < 3; ++c) expect[3 * i + c] = F[c] * il;
+      }
+      const auto h = on_accelerations(model, y);
+      EXPECT_EQ(0, std::memcmp(h.data(), expect.data(), h.size() * sizeof(double)))
+          << "N = " << N << ", variant " << variant;
+      if (N == 64) EXPECT_LT(rel_diff(h.data(), dense_accelerations(model, y).data(), h.size()), 1e-9);
+    }
+  }
+}
