@@ -195,6 +195,123 @@ LIEBENCH_CHAIN_CLONES void chain_sweep_lanes(const ChainRows& r, par::Partitione
 
 inline void ChainRows::sweep_lanes(par::PartitionedTridiagonal::LaneSweep& s) const { chain_sweep_lanes(*this, s); }
 
+// The second pass of one block of links [lb0, le) (local indices) with its tensions tau[k] (link
+// lb0 + k, k = -1 ... le - lb0): w'_i by the header's formula and f = (w_i, q_i x w'_i) into xi
+// and/or w' into h. saved: q of the links just before and just after the block (the block may be
+// overwritten: xi == y). Groups of four links inside the block (all but the block's first link
+// and the last few, whose q_{i+1} is another group's) run in one vector per coordinate, the
+// other links one by one; the same operations per link either way.
+struct LinkField {
+  const ChainRows& r;
+  const double* inv_length;
+  const double* tau;
+  std::size_t lb0;
+  double* h;
+  double* xi;
+  double im(std::size_t i) const { return r.im(i); }
+  double il(std::size_t i) const { return r.uniform_length ? inv_length[0] : inv_length[i]; }
+  // Link li from q_prev, q, q_next and w (values read before xi overwrote them).
+  [[gnu::always_inline]] inline void one(std::size_t li, const double* q_prev, const double* q, const double* q_next,
+                                         const double* w) const {
+    const std::size_t i = r.off + li, k = li - lb0;  // tau[k] is link li's tension
+    double F[3] = {0.0, 0.0, 0.0}, cr[3];
+    if (i + 1 < r.N) {
+      const double a = tau[k + 1] * im(i);
+      cross3(q, q_next, cr);
+      for (int c = 0; c < 3; ++c) F[c] += a * cr[c];
+    }
+    if (i > 0) {
+      const double a = tau[static_cast<std::ptrdiff_t>(k) - 1] * im(i - 1);
+      cross3(q_prev, q, cr);
+      for (int c = 0; c < 3; ++c) F[c] -= a * cr[c];
+    } else {
+      // -g q_1 x e3 = -g (q_y, -q_x, 0)
+      F[0] -= r.g * q[1];
+      F[1] += r.g * q[0];
+    }
+    const double inv_l = il(i);
+    double hl[3];
+    for (int c = 0; c < 3; ++c) hl[c] = F[c] * inv_l;
+    const double qw[6] = {q[0], q[1], q[2], w[0], w[1], w[2]};
+    if (h) std::copy_n(hl, 3, h + 3 * li);
+    if (xi) link_algebra(qw, hl, xi + 6 * li);
+  }
+  // Links li ... li + 3 (0 < i, i + 4 < N, link li + 4 in the block) with q_prev of link li - 1:
+  // one()'s operations in vectors, lane j = link li + j.
+  [[gnu::always_inline]] inline void four(std::size_t li, const double* q_prev) const {
+    using V = par::PartitionedTridiagonal::Lanes;
+    const double* a = r.y + 6 * li;  // links li ... li + 4 at a + 6 j
+    const std::size_t i = r.off + li, k = li - lb0;
+    const V qx = {a[0], a[6], a[12], a[18]}, qy = {a[1], a[7], a[13], a[19]}, qz = {a[2], a[8], a[14], a[20]};
+    const V wx = {a[3], a[9], a[15], a[21]}, wy = {a[4], a[10], a[16], a[22]}, wz = {a[5], a[11], a[17], a[23]};
+    const V nx = {a[6], a[12], a[18], a[24]}, ny = {a[7], a[13], a[19], a[25]}, nz = {a[8], a[14], a[20], a[26]};
+    const V px = {q_prev[0], a[0], a[6], a[12]}, py = {q_prev[1], a[1], a[7], a[13]},
+            pz = {q_prev[2], a[2], a[8], a[14]};
+    const double* t = tau + k;
+    const V tn = {t[1], t[2], t[3], t[4]}, tp = {t[-1], t[0], t[1], t[2]};
+    V im_i, im_p, inv_l;
+    if (r.uniform_mass) {
+      const double m = r.inv_mass[0];
+      im_i = im_p = V{m, m, m, m};
+    } else {
+      const double* m = r.inv_mass + i;
+      im_i = V{m[0], m[1], m[2], m[3]}, im_p = V{m[-1], m[0], m[1], m[2]};
+    }
+    if (r.uniform_length) {
+      const double il = inv_length[0];
+      inv_l = V{il, il, il, il};
+    } else {
+      const double* il = inv_length + i;
+      inv_l = V{il[0], il[1], il[2], il[3]};
+    }
+    const V zero = {0.0, 0.0, 0.0, 0.0};
+    const V an = tn * im_i, ap = tp * im_p;
+    V Fx = zero + an * (qy * nz - qz * ny), Fy = zero + an * (qz * nx - qx * nz), Fz = zero + an * (qx * ny - qy * nx);
+    Fx = Fx - ap * (py * qz - pz * qy), Fy = Fy - ap * (pz * qx - px * qz), Fz = Fz - ap * (px * qy - py * qx);
+    const V hx = Fx * inv_l, hy = Fy * inv_l, hz = Fz * inv_l;
+    if (h)
+      for (int j = 0; j < 4; ++j) {
+        double* o = h + 3 * (li + j);
+        o[0] = hx[j], o[1] = hy[j], o[2] = hz[j];
+      }
+    if (xi) {
+      const V vx = qy * hz - qz * hy, vy = qz * hx - qx * hz, vz = qx * hy - qy * hx;
+      for (int j = 0; j < 4; ++j) {
+        double* o = xi + 6 * (li + j);
+        o[0] = wx[j], o[1] = wy[j], o[2] = wz[j], o[3] = vx[j], o[4] = vy[j], o[5] = vz[j];
+      }
+    }
+  }
+};
+
+LIEBENCH_CHAIN_CLONES void chain_block_fields(const ChainRows& r, const double* inv_length, std::size_t lb0,
+                                              std::size_t le, const double* tau, const double* saved, double* h,
+                                              double* xi) {
+  const LinkField lf{r, inv_length, tau, lb0, h, xi};
+  const double* y = r.y;
+  double q_prev[3], q[3], w[3];
+  std::copy_n(saved, 3, q_prev);
+  std::size_t li = lb0;
+  auto scalar = [&](std::size_t end) __attribute__((always_inline)) {
+    for (; li < end; ++li) {
+      const double* q_next = li + 1 < le ? y + 6 * (li + 1) : saved + 3;
+      std::copy_n(y + 6 * li, 3, q);
+      std::copy_n(y + 6 * li + 3, 3, w);
+      const double next[3] = {q_next[0], q_next[1], q_next[2]};  // before xi overwrites link li
+      lf.one(li, q_prev, q, next, w);
+      std::copy_n(q, 3, q_prev);
+    }
+  };
+  scalar(std::min(le, lb0 + 1));  // the block's first link (the chain's first: gravity)
+  for (; li + 4 < le; li += 4) {  // link li + 4 (q_{i+1} of the group's last) in the block
+    double last[3];
+    std::copy_n(y + 6 * (li + 3), 3, last);  // q_prev of the next group, before xi overwrites it
+    lf.four(li, q_prev);
+    std::copy_n(last, 3, q_prev);
+  }
+  scalar(le);
+}
+
 
 }  // namespace
 
@@ -451,39 +568,8 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
   }
   solver_.solve_blocks(*ctx_, row, [&](std::size_t b, const double* tau) {
     const par::Range r = layout_.block(b);
-    const std::size_t lb0 = r.begin - off, le = r.end - off;
-    const double* saved = &edge_q_[6 * (b - lb.begin)];
-    double q_prev[3], q[3];
-    std::copy_n(saved, 3, q_prev);
-    std::copy_n(y + 6 * lb0, 3, q);
-    for (std::size_t li = lb0; li < le; ++li) {
-      const std::size_t i = off + li, k = li - lb0;  // tau[k] is link li's tension
-      const double* q_next = li + 1 < le ? y + 6 * (li + 1) : saved + 3;
-      const double w[3] = {y[6 * li + 3], y[6 * li + 4], y[6 * li + 5]};
-      double F[3] = {0.0, 0.0, 0.0}, cr[3];
-      if (i + 1 < N) {
-        const double a = tau[k + 1] * mass_.inv(i);
-        cross3(q, q_next, cr);
-        for (int c = 0; c < 3; ++c) F[c] += a * cr[c];
-      }
-      if (i > 0) {
-        const double a = tau[static_cast<std::ptrdiff_t>(k) - 1] * mass_.inv(i - 1);
-        cross3(q_prev, q, cr);
-        for (int c = 0; c < 3; ++c) F[c] -= a * cr[c];
-      } else {
-        // -g q_1 x e3 = -g (q_y, -q_x, 0)
-        F[0] -= g * q[1];
-        F[1] += g * q[0];
-      }
-      const double il = length_.inv(i);
-      double hl[3];
-      for (int c = 0; c < 3; ++c) hl[c] = F[c] * il;
-      const double qw[6] = {q[0], q[1], q[2], w[0], w[1], w[2]};
-      std::copy_n(q, 3, q_prev);
-      if (li + 1 < le) std::copy_n(q_next, 3, q);  // before xi overwrites link li (q_next is li + 1's)
-      if (h) std::copy_n(hl, 3, h + 3 * li);
-      if (xi) link_algebra(qw, hl, xi + 6 * li);
-    }
+    chain_block_fields(row, length_.inverses.data(), r.begin - off, r.end - off, tau, &edge_q_[6 * (b - lb.begin)],
+                       h, xi);
   });
 }
 
