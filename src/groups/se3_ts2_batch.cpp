@@ -162,49 +162,69 @@ template <std::size_t T, bool First, bool Last>
 // gathered into structure-of-arrays tiles, one omp simd loop over the lanes (inputs and outputs
 // in separate tiles), the links outside the series' range redone by the scalar kernel from the
 // untouched arrays, scattered back.
-template <std::size_t T, bool First, bool Last>
+//
+// Tiled: u and sigma are the stepper's own scratch (RkmkStage::scratch_tiled) and stay in this
+// tile layout between the passes (tile t's entry a of link i at [6 kTile t + kTile a + i]): read
+// and written without transposes. Every stage of a step uses the same layout, so the values (and
+// the bits of y) are those of the array-of-structures layout.
+template <std::size_t T, bool First, bool Last, bool Tiled>
 [[gnu::always_inline]] inline void stage_tile_body(double ck, double cu, const double* f, double* u, double* sg,
                                                    const double* y, double* y_out, std::size_t i0) {
   alignas(64) Tile<T> F, U, S, Y, Uo, So, Yo;  // the first stage reads no u, sigma (only writes them)
   alignas(64) long bad[T];
   const std::size_t o = 6 * i0;
+  const Tile<T>& Ui = Tiled ? *reinterpret_cast<const Tile<T>*>(u + o) : U;
+  const Tile<T>& Si = Tiled ? *reinterpret_cast<const Tile<T>*>(sg + o) : S;
   load_tile(f, i0, F);
-  if constexpr (!First) {
+  if constexpr (!First && !Tiled) {
     load_tile(u, i0, U);
     load_tile(sg, i0, S);
   }
   load_tile(y, i0, Y);
-  stage_lanes<T, First, Last>(ck, cu, F, U, S, Y, Uo, So, Yo, bad);
+  stage_lanes<T, First, Last>(ck, cu, F, Ui, Si, Y, Uo, So, Yo, bad);
   for (std::size_t i = 0; i < T; ++i) {
     const std::size_t e = o + 6 * i;
     if (bad[i]) {
       // outside the short series: the scalar kernel from the untouched inputs
-      stage_lane<Closed, First, Last>(ck, cu, f + e, u + e, sg + e, y + e, Strided<double, T>{&Uo[0][i]},
-                                      Strided<double, T>{&So[0][i]}, Strided<double, T>{&Yo[0][i]});
+      if constexpr (Tiled)
+        stage_lane<Closed, First, Last>(ck, cu, f + e, Strided<const double, T>{&Ui[0][i]},
+                                        Strided<const double, T>{&Si[0][i]}, y + e, Strided<double, T>{&Uo[0][i]},
+                                        Strided<double, T>{&So[0][i]}, Strided<double, T>{&Yo[0][i]});
+      else
+        stage_lane<Closed, First, Last>(ck, cu, f + e, u + e, sg + e, y + e, Strided<double, T>{&Uo[0][i]},
+                                        Strided<double, T>{&So[0][i]}, Strided<double, T>{&Yo[0][i]});
     }
   }
-  store_tile(So, i0, sg);
-  if (!Last) store_tile(Uo, i0, u);
+  if constexpr (Tiled) {
+    __builtin_memcpy(sg + o, &So, sizeof So);
+    if (!Last) __builtin_memcpy(u + o, &Uo, sizeof Uo);
+  } else {
+    store_tile(So, i0, sg);
+    if (!Last) store_tile(Uo, i0, u);
+  }
   store_tile(Yo, i0, y_out);
 }
 
-template <std::size_t W>
+template <std::size_t W, bool Tiled = false>
 [[gnu::always_inline]] inline void stage_tile_of(const Space::RkmkStage& s, const double* f, double* u, double* sg,
                                                  const double* y, double* y_out, std::size_t i0) {
   // spelled out, not with_stage_kind: a lambda's body is compiled for the default ISA, not this clone's
   if (s.first && s.last)
-    stage_tile_body<W, true, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+    stage_tile_body<W, true, true, Tiled>(s.ck, s.cu, f, u, sg, y, y_out, i0);
   else if (s.first)
-    stage_tile_body<W, true, false>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+    stage_tile_body<W, true, false, Tiled>(s.ck, s.cu, f, u, sg, y, y_out, i0);
   else if (s.last)
-    stage_tile_body<W, false, true>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+    stage_tile_body<W, false, true, Tiled>(s.ck, s.cu, f, u, sg, y, y_out, i0);
   else
-    stage_tile_body<W, false, false>(s.ck, s.cu, f, u, sg, y, y_out, i0);
+    stage_tile_body<W, false, false, Tiled>(s.ck, s.cu, f, u, sg, y, y_out, i0);
 }
 LIEBENCH_STAGE_CLONES
 void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
                 std::size_t i0) {
-  stage_tile_of<kTile>(s, f, u, sg, y, y_out, i0);
+  if (s.scratch_tiled)
+    stage_tile_of<kTile, true>(s, f, u, sg, y, y_out, i0);
+  else
+    stage_tile_of<kTile, false>(s, f, u, sg, y, y_out, i0);
 }
 LIEBENCH_STAGE_CLONES
 void stage_pair(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,

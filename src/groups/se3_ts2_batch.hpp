@@ -16,7 +16,7 @@
 
 namespace lie::se3_ts2 {
 
-inline constexpr std::size_t kTile = 16;  // links per structure-of-arrays tile
+inline constexpr std::size_t kTile = 8;  // links per structure-of-arrays tile
 
 /// Space::rkmk_stage's pass for `count` consecutive se3_on_ts2 components whose algebra and state
 /// entries start at alg_offset and state_offset (s.terms must be kExactDexpinv); on an OpenMP team

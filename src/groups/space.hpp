@@ -94,6 +94,11 @@ class Space {
     double ck = 0.0, cu = 0.0;  // h b_i and h a_{i+1,i}
     bool first = false, last = false;
     int terms = kExactDexpinv;
+    /// u and sigma are the caller's own scratch, read and written by these passes only (zeroed
+    /// or unread before a step's first stage): a batch kernel may keep them in its own layout
+    /// between passes (se3_ts2_batch: its structure-of-arrays tiles, no transposes). The values
+    /// and the bits of y_out do not change; u and sigma are then not per-component arrays.
+    bool scratch_tiled = false;
   };
   void rkmk_stage(const RkmkStage& s) const;
 

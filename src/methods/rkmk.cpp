@@ -145,6 +145,7 @@ void RkmkStepper::fused_step(double t, double h, double* y) {
     st.cu = st.last ? 0.0 : h * table_.a(i + 1, i);
     st.y_out = st.last ? y : ystage_.data();
     st.terms = terms_;
+    st.scratch_tiled = true;  // u_ and sigma_ are read by these passes only
     sp.rkmk_stage(st);
     ++counters_.exp;
   }

@@ -284,7 +284,8 @@ TEST(Se3Ts2Batch, SpaceStageUsesTheBatchOnMixedProducts) {
 TEST(Se3Ts2Batch, ExpActAndDexpinvGiveEveryLinkTheScalarBits) {
   // Space::exp_act and Space::dexpinv on a block of links (whole tiles and a remainder, 15 % of
   // the angles beyond the short series), against factors::SE3OnTS2 link by link; in place too.
-  const std::size_t n = 3 * se3_ts2::kTile + 5;
+  const std::size_t n = 53;  // whole tiles, two pairs and a last link alone (kTile = 8 or 16)
+  static_assert(53 % se3_ts2::kTile == 5);
   Space sp;
   sp.add(FactorKind::SE3OnTS2, n, "links");
   const StageArrays in = random_stage(n, 21, 0.15);
@@ -304,4 +305,47 @@ TEST(Se3Ts2Batch, ExpActAndDexpinvGiveEveryLinkTheScalarBits) {
   }
   EXPECT_GT(large, 2) << "the scalar fallback was exercised";
   EXPECT_LT(large, static_cast<int>(n) - 2) << "the lanes were exercised";
+}
+
+TEST(Se3Ts2Batch, TiledScratchGivesTheSameStages) {
+  // RkmkStage::scratch_tiled (the fused RKMK stepper's u and sigma kept in the batch's tile
+  // layout between passes): a whole step of four stages (first, two middle, last), each with its
+  // own f, gives every stage point and y_{n+1} the bits of the array-of-structures layout; whole
+  // tiles, pairs and a last link alone; some angles beyond the short series (the scalar fallback
+  // reads u and sigma from the tiles).
+  const std::size_t n = 53;
+  Space sp;
+  sp.add(FactorKind::SE3OnTS2, n, "links");
+  const StageArrays in = random_stage(n, 23, 0.15);
+  std::vector<std::vector<double>> f(4);
+  for (int st = 0; st < 4; ++st) f[static_cast<std::size_t>(st)] = random_stage(n, 30 + st, 0.15).f;
+  std::vector<double> y_out[2], y[2];
+  int fallback = 0;
+  for (int tiled = 0; tiled < 2; ++tiled) {
+    std::vector<double> u(6 * n, 0.0), sigma(6 * n, 0.0), ys(6 * n);
+    y[tiled] = in.y;
+    for (int st = 0; st < 4; ++st) {
+      Space::RkmkStage s;
+      s.f = f[static_cast<std::size_t>(st)].data();
+      s.u = u.data();
+      s.sigma = sigma.data();
+      s.y = y[tiled].data();
+      s.first = st == 0;
+      s.last = st == 3;
+      s.ck = 0.05 * (st == 0 || st == 3 ? 1.0 : 2.0) / 6.0;
+      s.cu = st == 3 ? 0.0 : 0.05 * (st == 2 ? 1.0 : 0.5);
+      s.y_out = s.last ? y[tiled].data() : ys.data();
+      s.scratch_tiled = tiled == 1;
+      sp.rkmk_stage(s);
+      if (!s.last) y_out[tiled].insert(y_out[tiled].end(), ys.begin(), ys.end());
+      if (tiled == 0 && !s.last)
+        for (std::size_t i = 0; i < n; ++i) {
+          const double* uu = &u[6 * i];
+          fallback += uu[0] * uu[0] + uu[1] * uu[1] + uu[2] * uu[2] >= so3::detail::kShortSeriesT2;
+        }
+    }
+  }
+  EXPECT_TRUE(same_bits(y_out[0].data(), y_out[1].data(), y_out[0].size()));
+  EXPECT_TRUE(same_bits(y[0].data(), y[1].data(), y[0].size()));
+  EXPECT_GT(fallback, 2) << "the scalar fallback was exercised";
 }
