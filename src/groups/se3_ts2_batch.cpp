@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "core/lanes.hpp"
 #include "groups/se3_ts2_lanes.hpp"
 #include "parallel/loops.hpp"
 
@@ -72,44 +73,12 @@ template <std::size_t W>
 using Tile = double[6][W];
 
 // The tile of links i0 .. i0 + W - 1 of an array of 6 doubles per link, and back. Four links
-// (24 doubles) at a time as six 4-double vectors rearranged by shuffles (pure data movement: the
-// values' bits do not change), where W is a multiple of 4; element by element otherwise.
-using V4 = double __attribute__((vector_size(32)));
-using M4 = long __attribute__((vector_size(32)));
-// (by reference: a vector returned by value would have another ABI in the AVX clones)
-[[gnu::always_inline]] inline void load4(const double* p, V4& v) { __builtin_memcpy(&v, p, sizeof v); }
-[[gnu::always_inline]] inline void store4(double* p, const V4& v) { __builtin_memcpy(p, &v, sizeof v); }
-// Links a, b, c, d in r[0..5] (a0..a3 | a4 a5 b0 b1 | b2..b5 | c0..c3 | c4 c5 d0 d1 | d2..d5) ->
-// component k of the four links in col[k] = (a_k, b_k, c_k, d_k).
-[[gnu::always_inline]] inline void aos_to_soa4(const V4 (&r)[6], V4 (&col)[6]) {
-  V4 x[3], z[3];  // (a_k, b_k, a_k+1, b_k+1) and (c_k, d_k, c_k+1, d_k+1) for k = 0, 2, 4
-  for (int p = 0; p < 2; ++p) {
-    const V4 *q = r + 3 * p;
-    V4* o = p == 0 ? x : z;
-    o[0] = __builtin_shuffle(q[0], q[1], M4{0, 6, 1, 7});
-    o[1] = __builtin_shuffle(q[0], q[2], M4{2, 4, 3, 5});
-    o[2] = __builtin_shuffle(q[1], q[2], M4{0, 6, 1, 7});
-  }
-  for (int k = 0; k < 3; ++k) {
-    col[2 * k] = __builtin_shuffle(x[k], z[k], M4{0, 1, 4, 5});
-    col[2 * k + 1] = __builtin_shuffle(x[k], z[k], M4{2, 3, 6, 7});
-  }
-}
-// The inverse of aos_to_soa4.
-[[gnu::always_inline]] inline void soa_to_aos4(const V4 (&col)[6], V4 (&r)[6]) {
-  V4 x[3], z[3];
-  for (int k = 0; k < 3; ++k) {
-    x[k] = __builtin_shuffle(col[2 * k], col[2 * k + 1], M4{0, 1, 4, 5});
-    z[k] = __builtin_shuffle(col[2 * k], col[2 * k + 1], M4{2, 3, 6, 7});
-  }
-  for (int p = 0; p < 2; ++p) {
-    const V4* o = p == 0 ? x : z;
-    V4* q = r + 3 * p;
-    q[0] = __builtin_shuffle(o[0], o[1], M4{0, 2, 4, 6});
-    q[1] = __builtin_shuffle(o[2], o[0], M4{0, 2, 5, 7});
-    q[2] = __builtin_shuffle(o[1], o[2], M4{1, 3, 5, 7});
-  }
-}
+// (24 doubles) at a time as six 4-double vectors rearranged by shuffles (core/lanes.hpp: pure
+// data movement, the values' bits do not change), where W is a multiple of 4; element by
+// element otherwise.
+using lanes::V4;
+using lanes::load4;
+using lanes::store4;
 template <std::size_t W>
 [[gnu::always_inline]] inline void load_tile(const double* src, std::size_t i0, Tile<W>& t) {
   if constexpr (W % 4 == 0) {
@@ -117,7 +86,7 @@ template <std::size_t W>
       const double* p = src + 6 * (i0 + g);
       V4 r[6], col[6];
       for (int k = 0; k < 6; ++k) load4(p + 4 * k, r[k]);
-      aos_to_soa4(r, col);
+      lanes::aos6_to_soa(r, col);
       for (int a = 0; a < 6; ++a) store4(&t[a][g], col[a]);
     }
   } else {
@@ -131,7 +100,7 @@ template <std::size_t W>
     for (std::size_t g = 0; g < W; g += 4) {
       V4 col[6], r[6];
       for (int a = 0; a < 6; ++a) load4(&t[a][g], col[a]);
-      soa_to_aos4(col, r);
+      lanes::soa_to_aos6(col, r);
       double* p = dst + 6 * (i0 + g);
       for (int k = 0; k < 6; ++k) store4(p + 4 * k, r[k]);
     }

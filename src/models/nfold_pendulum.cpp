@@ -1,5 +1,6 @@
 #include "models/nfold_pendulum.hpp"
 
+#include "core/lanes.hpp"
 #include "core/numeric.hpp"
 #include "core/quote.hpp"
 #include "groups/maps.hpp"
@@ -163,10 +164,17 @@ template <bool UniformMass, bool UniformLength>
   const V L_uniform = {r.length[0], r.length[0], r.length[0], r.length[0]};
   par::PartitionedTridiagonal::sweep_lanes_symmetric(
       s, [&](std::size_t step, V& diag, V& upper, V& rhs) __attribute__((always_inline)) {
-        const double *a0 = y + 6 * (lr[0] + step), *a1 = y + 6 * (lr[1] + step), *a2 = y + 6 * (lr[2] + step),
-                     *a3 = y + 6 * (lr[3] + step);
-        const V wx = {a0[3], a1[3], a2[3], a3[3]}, wy = {a0[4], a1[4], a2[4], a3[4]}, wz = {a0[5], a1[5], a2[5], a3[5]};
-        const V nx = {a0[6], a1[6], a2[6], a3[6]}, ny = {a0[7], a1[7], a2[7], a3[7]}, nz = {a0[8], a1[8], a2[8], a3[8]};
+        // w_i and q_{i+1} of each lane: 6 consecutive doubles, loaded as (w_x, w_y, w_z, n_x) and
+        // (w_z, n_x, n_y, n_z) and transposed to one vector per coordinate
+        V lo[4], hi[4], clo[4], chi[4];
+        for (int l = 0; l < 4; ++l) {
+          const double* a = y + 6 * (lr[l] + step) + 3;
+          lanes::load4(a, lo[l]);
+          lanes::load4(a + 2, hi[l]);
+        }
+        lanes::transpose4(lo, clo);
+        lanes::transpose4(hi, chi);
+        const V &wx = clo[0], &wy = clo[1], &wz = chi[0], &nx = chi[1], &ny = chi[2], &nz = chi[3];
         V imp = im_uniform, im = im_uniform, L = L_uniform;
         if constexpr (!UniformMass) {
           const double* m = r.inv_mass + step;
@@ -242,11 +250,16 @@ struct LinkField {
     using V = par::PartitionedTridiagonal::Lanes;
     const double* a = r.y + 6 * li;  // links li ... li + 4 at a + 6 j
     const std::size_t i = r.off + li, k = li - lb0;
-    const V qx = {a[0], a[6], a[12], a[18]}, qy = {a[1], a[7], a[13], a[19]}, qz = {a[2], a[8], a[14], a[20]};
-    const V wx = {a[3], a[9], a[15], a[21]}, wy = {a[4], a[10], a[16], a[22]}, wz = {a[5], a[11], a[17], a[23]};
-    const V nx = {a[6], a[12], a[18], a[24]}, ny = {a[7], a[13], a[19], a[25]}, nz = {a[8], a[14], a[20], a[26]};
-    const V px = {q_prev[0], a[0], a[6], a[12]}, py = {q_prev[1], a[1], a[7], a[13]},
-            pz = {q_prev[2], a[2], a[8], a[14]};
+    V rows[6], col[6];
+    for (int j = 0; j < 6; ++j) lanes::load4(a + 4 * j, rows[j]);
+    lanes::aos6_to_soa(rows, col);  // links li ... li + 3
+    const V &qx = col[0], &qy = col[1], &qz = col[2], &wx = col[3], &wy = col[4], &wz = col[5];
+    // q of links li + 1 ... li + 4 and li - 1 ... li + 2: the lanes shifted by one
+    const V q4 = {a[24], a[25], a[26], 0.0}, qp = {q_prev[0], q_prev[1], q_prev[2], 0.0};
+    const V nx = __builtin_shuffle(qx, q4, lanes::M4{1, 2, 3, 4}), ny = __builtin_shuffle(qy, q4, lanes::M4{1, 2, 3, 5}),
+            nz = __builtin_shuffle(qz, q4, lanes::M4{1, 2, 3, 6});
+    const V px = __builtin_shuffle(qp, qx, lanes::M4{0, 4, 5, 6}), py = __builtin_shuffle(qp, qy, lanes::M4{1, 4, 5, 6}),
+            pz = __builtin_shuffle(qp, qz, lanes::M4{2, 4, 5, 6});
     const double* t = tau + k;
     const V tn = {t[1], t[2], t[3], t[4]}, tp = {t[-1], t[0], t[1], t[2]};
     V im_i, im_p, inv_l;
@@ -275,11 +288,10 @@ struct LinkField {
         o[0] = hx[j], o[1] = hy[j], o[2] = hz[j];
       }
     if (xi) {
-      const V vx = qy * hz - qz * hy, vy = qz * hx - qx * hz, vz = qx * hy - qy * hx;
-      for (int j = 0; j < 4; ++j) {
-        double* o = xi + 6 * (li + j);
-        o[0] = wx[j], o[1] = wy[j], o[2] = wz[j], o[3] = vx[j], o[4] = vy[j], o[5] = vz[j];
-      }
+      const V out[6] = {wx, wy, wz, qy * hz - qz * hy, qz * hx - qx * hz, qx * hy - qy * hx};
+      V rows_out[6];
+      lanes::soa_to_aos6(out, rows_out);
+      for (int j = 0; j < 6; ++j) lanes::store4(xi + 6 * li + 4 * j, rows_out[j]);
     }
   }
 };

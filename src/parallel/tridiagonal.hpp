@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/lanes.hpp"
 #include "parallel/block_layout.hpp"
 #include "parallel/context.hpp"
 #include "parallel/loops.hpp"
@@ -93,9 +94,9 @@ class PartitionedTridiagonal {
     double *cv[kLanes], *ys[kLanes], *us[kLanes];
     std::size_t begin = 0, end = 0;
   };
-  /// kLanes doubles in one vector (GCC vector extension: one ymm in an AVX2 or AVX-512 clone,
-  /// two xmm in the baseline build; the same IEEE operations lane by lane either way).
-  using Lanes = double __attribute__((vector_size(kLanes * sizeof(double))));
+  /// The kLanes lanes in one vector (core/lanes.hpp: the same IEEE operations lane by lane).
+  using Lanes = lanes::V4;
+  static_assert(kLanes == 4, "one V4 per sweep");
   /// The middle rows of the unrolled symmetric sweep with the lanes in vectors: rows(step, diag,
   /// upper, rhs) gives the lanes' coefficients of row `step`; lower is the previous row's upper.
   /// The operations of sweep_group's scalar lanes, in the same order per lane (the same bits).
