@@ -165,8 +165,10 @@ template <std::size_t T, bool First, bool Last, bool Tiled>
     }
   }
   if constexpr (Tiled) {
-    __builtin_memcpy(sg + o, &So, sizeof So);
-    if (!Last) __builtin_memcpy(u + o, &Uo, sizeof Uo);
+    if (!Last) {  // after the last stage the scratch is dead (scratch_tiled's contract)
+      __builtin_memcpy(sg + o, &So, sizeof So);
+      __builtin_memcpy(u + o, &Uo, sizeof Uo);
+    }
   } else {
     store_tile(So, i0, sg);
     if (!Last) store_tile(Uo, i0, u);

@@ -97,7 +97,8 @@ class Space {
     /// u and sigma are the caller's own scratch, read and written by these passes only (zeroed
     /// or unread before a step's first stage): a batch kernel may keep them in its own layout
     /// between passes (se3_ts2_batch: its structure-of-arrays tiles, no transposes). The values
-    /// and the bits of y_out do not change; u and sigma are then not per-component arrays.
+    /// and the bits of y_out do not change; u and sigma are then not per-component arrays, and
+    /// the last stage may leave them unwritten (nothing reads them after it).
     bool scratch_tiled = false;
   };
   void rkmk_stage(const RkmkStage& s) const;

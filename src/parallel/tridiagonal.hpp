@@ -149,8 +149,11 @@ class PartitionedTridiagonal {
   }
   // Forward sweep and back substitution of the interiors of local blocks k0 .. k0 + lanes - 1
   // into lane_work; with `records`, also their records (phase 1).
+  // Phase 3 (records false): x of the interiors into the lanes' y arrays, with the lanes' separator
+  // terms alpha, beta.
   template <class RowFn>
-  void sweep_group(long k0, int lanes, RowFn& row, bool records);
+  void sweep_group(long k0, int lanes, RowFn& row, bool records, const double* alpha = nullptr,
+                   const double* beta = nullptr);
 
   BlockLayout layout_;
   bool threaded_ = false;
@@ -172,7 +175,8 @@ inline PartitionedTridiagonal::LaneArrays PartitionedTridiagonal::lane_work(int 
 }
 
 template <class RowFn>
-void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool records) {
+void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool records, const double* alpha,
+                                         const double* beta) {
   const std::size_t off = layout_.local_items().begin;
   const std::size_t B = layout_.blocks();
   const Range lb = layout_.local_blocks();
@@ -253,25 +257,37 @@ void PartitionedTridiagonal::sweep_group(long k0, int lanes, RowFn& row, bool re
     for (int l = 0; l < kLanes; ++l) cprev[l] = c[l], yprev[l] = yv[l], uprev[l] = uv[l];
   }
   for (; step < len; ++step) step_lanes(step);
+  // Back substitution, rows z-2, z-3, ..., s: y_i -= c'_i y_{i+1}, u_i -= c'_i u_{i+1},
+  // v_i = 0 - c'_i v_{i+1}, with row i+1's values carried in registers. Phase 1 keeps only row s's
+  // (the record); phase 3 stores x_i = combine(y_i, u_i, v_i, alpha, beta) in Y (no other pass).
+  double yc[kLanes], uc[kLanes], vc[kLanes];
+  for (int l = 0; l < lanes; ++l) {
+    const std::size_t k = zs[l] - ss[l] - 1;  // the last interior row
+    yc[l] = Y[l][k], uc[l] = U[l][k], vc[l] = CV[l][k];
+    if (records) {
+      double* rec = recs[l];
+      rec[kYl] = yc[l], rec[kUl] = uc[l], rec[kVl] = vc[l];
+    } else {
+      Y[l][k] = combine(yc[l], uc[l], vc[l], alpha[l], beta[l]);
+    }
+  }
   for (std::size_t step = 1; step < len; ++step)
     for (int l = 0; l < lanes; ++l) {
       if (zs[l] - ss[l] <= step) continue;
-      const std::size_t k = zs[l] - ss[l] - 1 - step;  // rows z-2, z-3, ..., s
+      const std::size_t k = zs[l] - ss[l] - 1 - step;
       const double cp = CV[l][k];
-      Y[l][k] -= cp * Y[l][k + 1];
-      U[l][k] -= cp * U[l][k + 1];
-      CV[l][k] = 0.0 - cp * CV[l][k + 1];  // v_i = 0 - c'_i v_{i+1}
+      yc[l] = Y[l][k] - cp * yc[l];
+      uc[l] = U[l][k] - cp * uc[l];
+      vc[l] = 0.0 - cp * vc[l];
+      if (!records) Y[l][k] = combine(yc[l], uc[l], vc[l], alpha[l], beta[l]);
     }
   if (!records) return;
   for (int l = 0; l < lanes; ++l) {
-    const std::size_t s = ss[l], z = zs[l], b = bs[l];
+    const std::size_t z = zs[l], b = bs[l];
     double* rec = recs[l];
-    rec[kY0] = Y[l][0];
-    rec[kYl] = Y[l][z - 1 - s];
-    rec[kU0] = U[l][0];
-    rec[kUl] = U[l][z - 1 - s];
-    rec[kV0] = CV[l][0];
-    rec[kVl] = CV[l][z - 1 - s];
+    rec[kY0] = yc[l];
+    rec[kU0] = uc[l];
+    rec[kV0] = vc[l];
     if (b + 1 < B) {
       const TridiagonalRow S = row_of(row, z - off, false);
       rec[kSepLower] = S.lower;
@@ -332,16 +348,17 @@ void PartitionedTridiagonal::solve_blocks(const Context& ctx, RowFn&& row, Consu
   // and the blocks handed to consume with their neighbouring rows.
   for_each_index(ng, threaded_, [&](long g) {
     const int lanes = lanes_of(g);
-    sweep_group(g * kLanes, lanes, row, false);
+    double alpha[kLanes], beta[kLanes];
+    for (int l = 0; l < lanes; ++l) {
+      const std::size_t k = static_cast<std::size_t>(g * kLanes + l);
+      separator_terms(&local_rec_[k * kRec], lb.begin + k, alpha[l], beta[l]);
+    }
+    sweep_group(g * kLanes, lanes, row, false, alpha, beta);  // x of the interiors in the lanes' y
     for (int l = 0; l < lanes; ++l) {
       const std::size_t k = static_cast<std::size_t>(g * kLanes + l), b = lb.begin + k;
       const Range r = layout_.block(b);
       const std::size_t s = r.begin, z = interior_end(b);
-      double alpha, beta;
-      separator_terms(&local_rec_[k * kRec], b, alpha, beta);
-      const LaneArrays w = lane_work(l);
-      double* x = w.y;
-      for (std::size_t i = 0; i < z - s; ++i) x[i] = combine(x[i], w.u[i], w.cv[i], alpha, beta);
+      double* x = lane_work(l).y;
       if (b + 1 < B) x[z - s] = sep_[b];
       x[-1] = b == 0 ? 0.0 : sep_[b - 1];
       x[r.size()] = b + 1 == B ? 0.0 : first_interior(b + 1);
