@@ -119,7 +119,7 @@ struct ChainRows {
   double g;
   const double* inv_mass;  // 1/m: one value (uniform) or one per link
   bool uniform_mass;
-  const double* length;  // L: one value (uniform) or one per link
+  const double *length, *inv_length;  // L and 1/L: one value (uniform) or one per link
   bool uniform_length;
   const double *halo_prev, *halo_next;
 
@@ -211,13 +211,12 @@ inline void ChainRows::sweep_lanes(par::PartitionedTridiagonal::LaneSweep& s) co
 // other links one by one; the same operations per link either way.
 struct LinkField {
   const ChainRows& r;
-  const double* inv_length;
   const double* tau;
   std::size_t lb0;
   double* h;
   double* xi;
   double im(std::size_t i) const { return r.im(i); }
-  double il(std::size_t i) const { return r.uniform_length ? inv_length[0] : inv_length[i]; }
+  double il(std::size_t i) const { return r.uniform_length ? r.inv_length[0] : r.inv_length[i]; }
   // Link li from q_prev, q, q_next and w (values read before xi overwrote them).
   [[gnu::always_inline]] inline void one(std::size_t li, const double* q_prev, const double* q, const double* q_next,
                                          const double* w) const {
@@ -271,10 +270,10 @@ struct LinkField {
       im_i = V{m[0], m[1], m[2], m[3]}, im_p = V{m[-1], m[0], m[1], m[2]};
     }
     if (r.uniform_length) {
-      const double il = inv_length[0];
+      const double il = r.inv_length[0];
       inv_l = V{il, il, il, il};
     } else {
-      const double* il = inv_length + i;
+      const double* il = r.inv_length + i;
       inv_l = V{il[0], il[1], il[2], il[3]};
     }
     const V zero = {0.0, 0.0, 0.0, 0.0};
@@ -296,10 +295,9 @@ struct LinkField {
   }
 };
 
-LIEBENCH_CHAIN_CLONES void chain_block_fields(const ChainRows& r, const double* inv_length, std::size_t lb0,
-                                              std::size_t le, const double* tau, const double* saved, double* h,
-                                              double* xi) {
-  const LinkField lf{r, inv_length, tau, lb0, h, xi};
+LIEBENCH_CHAIN_CLONES void chain_block_fields(const ChainRows& r, std::size_t lb0, std::size_t le, const double* tau,
+                                              const double* saved, double* h, double* xi) {
+  const LinkField lf{r, tau, lb0, h, xi};
   const double* y = r.y;
   double q_prev[3], q[3], w[3];
   std::copy_n(saved, 3, q_prev);
@@ -563,7 +561,8 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
 
   const ChainRows row{y, off, N, static_cast<long>(layout_.local_size()), g,
                       mass_.inverses.data(), mass_.inverses.size() == 1,
-                      length_.values.data(), length_.values.size() == 1, halo_prev_, halo_next_};
+                      length_.values.data(), length_.inverses.data(), length_.values.size() == 1,
+                      halo_prev_, halo_next_};
 
   // The second pass runs per block of the solve, while the block's links and tensions are in
   // cache (solve_blocks: no tension array, issue 27). Link li reads q_{li-1}, q_li, q_{li+1}.
@@ -580,8 +579,7 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
   }
   solver_.solve_blocks(*ctx_, row, [&](std::size_t b, const double* tau) {
     const par::Range r = layout_.block(b);
-    chain_block_fields(row, length_.inverses.data(), r.begin - off, r.end - off, tau, &edge_q_[6 * (b - lb.begin)],
-                       h, xi);
+    chain_block_fields(row, r.begin - off, r.end - off, tau, &edge_q_[6 * (b - lb.begin)], h, xi);
   });
 }
 
