@@ -125,6 +125,8 @@ struct ChainRows {
 
   double im(std::size_t i) const { return uniform_mass ? inv_mass[0] : inv_mass[i]; }
   double L(std::size_t i) const { return uniform_length ? length[0] : length[i]; }
+  double il(std::size_t i) const { return uniform_length ? inv_length[0] : inv_length[i]; }
+  // q of local link li in [-1, n_local] (the halo just outside this rank's links)
   const double* q_at(long li) const { return li < 0 ? halo_prev : li >= n_local ? halo_next : y + 6 * li; }
   par::TridiagonalRow operator()(std::size_t li, bool skip_lower) const {
     const std::size_t i = off + li;
@@ -215,20 +217,18 @@ struct LinkField {
   std::size_t lb0;
   double* h;
   double* xi;
-  double im(std::size_t i) const { return r.im(i); }
-  double il(std::size_t i) const { return r.uniform_length ? r.inv_length[0] : r.inv_length[i]; }
   // Link li from q_prev, q, q_next and w (values read before xi overwrote them).
   [[gnu::always_inline]] inline void one(std::size_t li, const double* q_prev, const double* q, const double* q_next,
                                          const double* w) const {
     const std::size_t i = r.off + li, k = li - lb0;  // tau[k] is link li's tension
     double F[3] = {0.0, 0.0, 0.0}, cr[3];
     if (i + 1 < r.N) {
-      const double a = tau[k + 1] * im(i);
+      const double a = tau[k + 1] * r.im(i);
       cross3(q, q_next, cr);
       for (int c = 0; c < 3; ++c) F[c] += a * cr[c];
     }
     if (i > 0) {
-      const double a = tau[static_cast<std::ptrdiff_t>(k) - 1] * im(i - 1);
+      const double a = tau[static_cast<std::ptrdiff_t>(k) - 1] * r.im(i - 1);
       cross3(q_prev, q, cr);
       for (int c = 0; c < 3; ++c) F[c] -= a * cr[c];
     } else {
@@ -236,7 +236,7 @@ struct LinkField {
       F[0] -= r.g * q[1];
       F[1] += r.g * q[0];
     }
-    const double inv_l = il(i);
+    const double inv_l = r.il(i);
     double hl[3];
     for (int c = 0; c < 3; ++c) hl[c] = F[c] * inv_l;
     const double qw[6] = {q[0], q[1], q[2], w[0], w[1], w[2]};
@@ -546,12 +546,6 @@ void NFoldPendulum::exchange_halo(const double* y) {
                MPI_STATUS_IGNORE);
 }
 
-const double* NFoldPendulum::q_at(const double* y, long li) const {
-  if (li < 0) return halo_prev_;
-  if (static_cast<std::size_t>(li) >= layout_.local_size()) return halo_next_;
-  return y + 6 * li;
-}
-
 void NFoldPendulum::angular_accelerations(const double* y, double* h) { accelerations(y, h, nullptr); }
 
 void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
@@ -574,8 +568,8 @@ void NFoldPendulum::accelerations(const double* y, double* h, double* xi) {
   edge_q_.resize(6 * lb.size());
   for (std::size_t k = 0; k < lb.size(); ++k) {
     const par::Range r = layout_.block(lb.begin + k);
-    std::copy_n(q_at(y, static_cast<long>(r.begin - off) - 1), 3, &edge_q_[6 * k]);
-    std::copy_n(q_at(y, static_cast<long>(r.end - off)), 3, &edge_q_[6 * k + 3]);
+    std::copy_n(row.q_at(static_cast<long>(r.begin - off) - 1), 3, &edge_q_[6 * k]);
+    std::copy_n(row.q_at(static_cast<long>(r.end - off)), 3, &edge_q_[6 * k + 3]);
   }
   solver_.solve_blocks(*ctx_, row, [&](std::size_t b, const double* tau) {
     const par::Range r = layout_.block(b);

@@ -157,7 +157,6 @@ class NFoldPendulum final : public Model, public SphereLagrangian {
   };
   void require_single_rank(const char* what) const;
   void exchange_halo(const double* y);  // neighbouring q of this rank's first and last link
-  const double* q_at(const double* y, long li) const;  // li in [-1, n_local]
   void algebra_from_accelerations(const double* y, const double* h, double* xi) const;
   // O(N) accelerations h and, if xi is not null, f = (w_i, q_i x h_i) in the same loop.
   void accelerations(const double* y, double* h, double* xi);
