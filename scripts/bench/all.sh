@@ -192,6 +192,14 @@ else
   echo "status box_lammps=skipped_no_lmp" >> "$RAW"
 fi
 
+# ---- target 1c: the cutoff path's time per pair within rc against the all-pairs kernel's time per
+# pair (issue 27), one core, alternated in this run: bench_dipolar_run --box (1b's system) and
+# --n 4000 (all pairs, the tiles)
+for ((r = 1; r <= REPEAT; ++r)); do
+  emit cutoff_rate $r one "$T/bench_dipolar_run" --mode force --box $((QUICK ? 16 : 32)) --evals $((QUICK ? 3 : 20))
+  emit allpairs_rate $r one "$T/bench_dipolar_run" --mode force --n 4000 --evals $((QUICK ? 3 : 5))
+done
+
 # ---- target 4: the thesis workload ([K] 3.2.2), suite on 1 and 2 ranks, LAMMPS on the same state
 THESIS="$ROOT/scripts/bench/thesis_workload.sh"
 for ((r = 1; r <= REPEAT; ++r)); do

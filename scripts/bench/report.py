@@ -162,8 +162,21 @@ for P in sorted({int(r["ranks"]) for r in samples.get("box_lammps", [])}):
         fmt(suite, "s"), f"{fmt(peer, 's')} (LAMMPS lj/cut/dipole/cut, neighbor 0.3 bin, newton on)" if peer else "-",
         fmt(r), ">= 3x LAMMPS per pair interaction", None if r is None else r >= 3,
         missing="" if peer else "no LAMMPS figure",
-        extra="both complete the same pairs within rc per step (the suite evaluates each twice, LAMMPS once); "
+        extra="both complete the same pairs within rc per step, each once (the suite: once within a rank, twice "
+              "between ranks' bodies; LAMMPS: newton on); "
               "ratio = LAMMPS / suite time per step (scripts/bench/dipolar_box_vs_lammps.sh)")
+
+# ---- 1c. the cutoff path's time per pair within rc against the all-pairs kernel's (bench_dipolar_run)
+cut_ns = med("cutoff_rate", "ns_per_pair_within_cutoff")
+all_pps = med("allpairs_rate", "unique_pairs_per_second")
+all_ns = 1e9 / all_pps if all_pps else None
+cut_n = next((r.get("n") for r in samples.get("cutoff_rate", [])), "?")
+add("cutoff_rate_vs_allpairs", f"1c. cutoff path (N = {cut_n}, rc = 2.5, 1b's box): time per pair within rc vs the "
+    "all-pairs kernel's time per pair (N = 4000), one core", fmt(cut_ns, "ns"),
+    f"{fmt(all_ns, 'ns')} (all pairs, tiles)" if all_ns else "-", fmt(ratio(cut_ns, all_ns)), "<= 1.5",
+    None if cut_ns is None or all_ns is None else cut_ns <= 1.5 * all_ns,
+    extra="whole force evaluations (positions out, sums back) over the pairs they complete; "
+          "each pair once within a rank on the cutoff path (scripts/bench/all.sh, target 1c)")
 
 # ---- 2. small systems
 for N in (2, 20):

@@ -560,44 +560,35 @@ void Dipolar::compute_tiles(bool want_energy) {
     for (int k = 3; k < 6; ++k) sums_[7 * li + static_cast<std::size_t>(k)] *= kappa;  // g_i = kappa h_i
 }
 
-// Every home body's row over its Verlet list compacted to the partners within the cutoff (the
-// pair_r2 test of spatial_domains.hpp), in global index order: the partner set and its order are
-// functions of the state alone, so is the row (the kernel's lanes are positions in this list).
-// The kernel tests r^2 < rc^2 again on the same value (pair_r2 is its expression).
+// Each pair once within a rank (parallel/spatial_domains.hpp: pair_parts; issue 27): every part
+// (one per thread) runs its pair rows into the accumulators of its own home bodies, so that each
+// body's sums are the fold of its pair terms in partner order, a function of the state alone.
+// Then F, g = kappa h and half the pair energies (each pair is in both bodies' sums) go back to
+// the bodies' owners.
 void Dipolar::compute_rows_domains(bool want_energy) {
   const par::SpatialDomains& d = *domains_;
   const std::size_t nh = d.home_count();
+  const auto& parts = d.pair_parts();
+  const std::size_t P = parts.size();
+  pair_acc_.assign(dipolar::kAccStride * (nh + P), 0.0);
+  const double kappa = p_.dipole_strength;
+  const dipolar::SlotBodies bodies{d.x(), d.y(), d.z(), d.payload(0), d.payload(1), d.payload(2)};
+  auto run_part = [&](std::size_t p) {
+    dipolar::pair_rows(bodies, parts[p], d.home_of_slot(), kappa, pair_, want_energy, pair_acc_.data());
+  };
+  if (P > 1) {
+#pragma omp parallel for num_threads(static_cast<int>(P)) schedule(static, 1)
+    for (std::size_t p = 0; p < P; ++p) run_part(p);
+  } else if (P == 1) {  // no parallel region (parallel/loops.hpp)
+    run_part(0);
+  }
   home_sums_.resize(7 * nh);
-  const double kappa = p_.dipole_strength, rc2 = pair_.cutoff2;
-  const double *X = d.x(), *Y = d.y(), *Z = d.z(), *MX = d.payload(0), *MY = d.payload(1), *MZ = d.payload(2);
-  thread_partners_.resize(static_cast<std::size_t>(omp_get_max_threads()));
-#pragma omp parallel
-  {
-    dipolar::PartnerSoA& cand = thread_partners_[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(dynamic, 64)
-    for (std::size_t h = 0; h < nh; ++h) {
-      const std::uint32_t si = d.home_slot(h);
-      const std::uint32_t *b = d.list_begin(h), *e = d.list_end(h);
-      const std::size_t len = static_cast<std::size_t>(e - b);
-      if (cand.x.size() < len + dipolar::kLanes) cand.resize(2 * len + dipolar::kLanes);
-      std::size_t m = 0;
-      for (const std::uint32_t* it = b; it != e; ++it) {
-        const std::uint32_t sj = *it;
-        if (!(d.pair_r2(si, sj) < rc2)) continue;
-        cand.x[m] = X[sj], cand.y[m] = Y[sj], cand.z[m] = Z[sj];
-        cand.mx[m] = kappa * MX[sj], cand.my[m] = kappa * MY[sj], cand.mz[m] = kappa * MZ[sj];
-        ++m;
-      }
-      cand.n = m;
-      const double qi[3] = {X[si], Y[si], Z[si]}, mui[3] = {MX[si], MY[si], MZ[si]};
-      dipolar::RowSums r;
-      dipolar::ordered_row(cand, 0, m, std::numeric_limits<std::size_t>::max(), qi, mui, pair_, want_energy, r);
-      // F_i = force + s mu_i (dipolar_kernel.hpp); each pair is in both rows: half its energy here
-      double* out = &home_sums_[7 * h];
-      for (int k = 0; k < 3; ++k) out[k] = r.force[k] + r.s * mui[k];
-      for (int k = 0; k < 3; ++k) out[3 + k] = r.field[k];
-      out[6] = r.energy * 0.5;
-    }
+  for (std::size_t h = 0; h < nh; ++h) {
+    const double* a = &pair_acc_[dipolar::kAccStride * h];
+    double* out = &home_sums_[7 * h];
+    for (int k = 0; k < 3; ++k) out[k] = a[k];
+    for (int k = 3; k < 6; ++k) out[k] = kappa * a[k];
+    out[6] = a[6] * 0.5;
   }
   domains_->collect(home_sums_.data(), 7, sums_.data());
 }

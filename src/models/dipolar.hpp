@@ -35,9 +35,9 @@
 // observable are therefore bitwise identical for every ranks x threads layout. With a cutoff
 // (issue 28): a spatial decomposition (parallel/spatial_domains.hpp: cells of side >= rc + skin
 // along a Morton curve split over the ranks, ghosts from the neighbouring cells, Verlet lists
-// rebuilt when a body has moved more than skin / 2); every body's row runs over its partners
-// within rc in global index order (each pair twice, once in each row), bitwise on every layout,
-// every skin and every rebuild schedule. `deterministic = false` changes only the global reductions of the
+// rebuilt when a body has moved more than skin / 2); each pair once within a rank, every body's
+// sums the fold of its pair terms in partner order (spatial_domains.hpp: pair rows), bitwise on
+// every layout, every skin and every rebuild schedule. `deterministic = false` changes only the global reductions of the
 // observables (plain sums): the tiled pair sums are the fastest path anyway (issue 16: 1.4-2.3x
 // the former plain Newton's-third-law kernel), so there is no separate non-deterministic one.
 //
@@ -203,7 +203,7 @@ class Dipolar final : public Model, public RigidBodySystem {
   std::vector<MPI_Request> requests_;
   std::vector<dipolar::TileScratch> tile_scratch_;
   std::unique_ptr<par::SpatialDomains> domains_;      // cutoff path
-  std::vector<dipolar::PartnerSoA> thread_partners_;  // cutoff path: one row's partners per thread
+  std::vector<double> pair_acc_;                      // cutoff path: accumulators (dipolar_kernel.hpp)
   std::vector<double> home_sums_;                     // cutoff path: 7 values per home body
 };
 

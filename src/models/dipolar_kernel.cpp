@@ -136,6 +136,128 @@ void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The cutoff path's pair rows (dipolar_kernel.hpp: pair_rows), one row in four loops over row
+// buffers T: r and r^2 of all its partners in vector lanes (gathered by slot), the partners within
+// the cutoff compacted in order, their terms in vector lanes, then the fold, one partner after
+// another, into the row's accumulator (in registers) and the partners' accumulators. (One loop
+// with a fold after every block of four was 3x slower: the fold's scalar loads of the block's
+// vector stores wait for store forwarding; computing the terms of the partners beyond the
+// cutoff too, masked, cost 1.2x.)
+namespace {
+
+struct RowTerms {
+  std::size_t cap = 0;
+  std::vector<double> v;  // 10 arrays of cap: F (3), h_i (3), h_j (3), V
+  std::vector<std::uint32_t> keep, slot;  // per partner: within the cutoff; the slots of those
+  double* at(int k) { return v.data() + static_cast<std::size_t>(k) * cap; }
+};
+
+template <bool kEnergy, bool kBox>
+__attribute__((always_inline)) inline void pair_rows_body(const SlotBodies& b, const par::PairPart& part,
+                                                          const std::uint32_t* __restrict home_of_slot,
+                                                          const PairCoeffs& k, const PairParams& pp,
+                                                          double* __restrict acc, RowTerms& T) {
+  const double* __restrict X = b.x;
+  const double* __restrict Y = b.y;
+  const double* __restrict Z = b.z;
+  const double* __restrict MX = b.mx;
+  const double* __restrict MY = b.my;
+  const double* __restrict MZ = b.mz;
+  double* __restrict Fx = T.at(0);
+  double* __restrict Fy = T.at(1);
+  double* __restrict Fz = T.at(2);
+  double* __restrict Hix = T.at(3);
+  double* __restrict Hiy = T.at(4);
+  double* __restrict Hiz = T.at(5);
+  double* __restrict Hjx = T.at(6);
+  double* __restrict Hjy = T.at(7);
+  double* __restrict Hjz = T.at(8);
+  double* __restrict V = T.at(9);
+  const double rc2 = pp.cutoff2;
+  const double Lx = pp.box_length[0], Ly = pp.box_length[1], Lz = pp.box_length[2];
+  const double hx = pp.box_half[0], hy = pp.box_half[1], hz = pp.box_half[2];
+  const std::uint32_t h0 = part.home_begin, hn = part.home_end - part.home_begin, trash = part.trash;
+  std::uint32_t* __restrict J = T.slot.data();
+  for (const par::PairRow& row : part.rows) {
+    const std::uint32_t i = row.slot;
+    const double xi = X[i], yi = Y[i], zi = Z[i], ux = MX[i], uy = MY[i], uz = MZ[i];
+    const std::uint32_t* __restrict e = row.begin;
+    const std::size_t n = static_cast<std::size_t>(row.end - row.begin);
+    const std::size_t nv = (n + 7) / 8 * 8;  // whole 8-lane vectors, <= n + kPairRowPad - 1
+    std::uint32_t* __restrict keep = T.keep.data();
+    // 1. the terms of every partner (beyond the cutoff or the row's end: masked, zeros)
+    for (std::size_t tb = 0; tb < nv; tb += 8)
+#pragma omp simd
+    for (std::size_t t = tb; t < tb + 8; ++t) {
+      const std::uint32_t j = e[t];  // past the row's end: a readable slot (kPairRowPad), masked
+      double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
+      if constexpr (kBox) {  // minimum image, as SpatialDomains::pair_r2
+        dx -= Lx * ((dx > hx ? 1.0 : 0.0) - (dx < -hx ? 1.0 : 0.0));
+        dy -= Ly * ((dy > hy ? 1.0 : 0.0) - (dy < -hy ? 1.0 : 0.0));
+        dz -= Lz * ((dz > hz ? 1.0 : 0.0) - (dz < -hz ? 1.0 : 0.0));
+      }
+      const double r2 = dx * dx + dy * dy + dz * dz;
+      const double w = ((r2 < rc2) & (t < n)) ? 1.0 : 0.0;
+      double v = 0.0;
+      pair_terms<kEnergy>(k, dx, dy, dz, r2, w, ux, uy, uz, MX[j], MY[j], MZ[j], Fx[t], Fy[t], Fz[t], Hix[t], Hiy[t],
+                          Hiz[t], Hjx[t], Hjy[t], Hjz[t], v);
+      if constexpr (kEnergy) V[t] = v;
+      keep[t] = w != 0.0;
+    }
+    // 2. the partners within the cutoff, in order (the others' terms are zeros: x + 0 = x, so
+    // leaving them out changes no sum)
+    std::size_t m = 0;
+    for (std::size_t t = 0; t < n; ++t) {
+      J[m] = static_cast<std::uint32_t>(t);
+      m += keep[t];
+    }
+    // 4. the fold, partner after partner
+    double* __restrict ar = acc + kAccStride * row.acc;
+    double a0 = ar[0], a1 = ar[1], a2 = ar[2], a3 = ar[3], a4 = ar[4], a5 = ar[5], a6 = ar[6];
+    for (std::size_t p = 0; p < m; ++p) {
+      const std::size_t q = J[p];
+      a0 += Fx[q], a1 += Fy[q], a2 += Fz[q];
+      a3 += Hix[q], a4 += Hiy[q], a5 += Hiz[q];
+      if constexpr (kEnergy) a6 += V[q];
+      const std::uint32_t hj = home_of_slot[e[q]];
+      double* __restrict c = acc + kAccStride * (hj - h0 < hn ? hj : trash);
+      c[0] -= Fx[q], c[1] -= Fy[q], c[2] -= Fz[q];
+      c[3] += Hjx[q], c[4] += Hjy[q], c[5] += Hjz[q];
+      if constexpr (kEnergy) c[6] += V[q];
+    }
+    ar[0] = a0, ar[1] = a1, ar[2] = a2, ar[3] = a3, ar[4] = a4, ar[5] = a5, ar[6] = a6;
+  }
+}
+
+LIEBENCH_TILE_CLONES
+void pair_rows_kernel(const SlotBodies& b, const par::PairPart& part, const std::uint32_t* home_of_slot,
+                      double kappa, const PairParams& pp, bool want_energy, double* acc, RowTerms& T) {
+  const PairCoeffs k = PairCoeffs::of(pp, kappa);
+  if (pp.periodic) {
+    if (want_energy)
+      pair_rows_body<true, true>(b, part, home_of_slot, k, pp, acc, T);
+    else
+      pair_rows_body<false, true>(b, part, home_of_slot, k, pp, acc, T);
+  } else if (want_energy) {
+    pair_rows_body<true, false>(b, part, home_of_slot, k, pp, acc, T);
+  } else {
+    pair_rows_body<false, false>(b, part, home_of_slot, k, pp, acc, T);
+  }
+}
+
+}  // namespace
+
+void pair_rows(const SlotBodies& bodies, const par::PairPart& part, const std::uint32_t* home_of_slot,
+               double kappa, const PairParams& pp, bool want_energy, double* acc) {
+  std::size_t longest = 0;
+  for (const par::PairRow& r : part.rows) longest = std::max(longest, static_cast<std::size_t>(r.end - r.begin));
+  thread_local RowTerms T;
+  const std::size_t need = longest + par::kPairRowPad;
+  if (T.cap < need) T.cap = need, T.v.assign(10 * need, 0.0), T.keep.assign(need, 0), T.slot.assign(need, 0);
+  pair_rows_kernel(bodies, part, home_of_slot, kappa, pp, want_energy, acc, T);
+}
+
 }  // namespace lie::dipolar
 
 // ---------------------------------------------------------------------------------------------

@@ -22,8 +22,12 @@
 // kLanes) that are combined by a fixed tree at the end. The summation order is then a
 // function of the global state only -- not of the rank or the thread that owns i -- so
 // forces are bitwise identical for every ranks x threads layout.
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
+
+#include "parallel/pair_rows.hpp"
 
 namespace lie::dipolar {
 
@@ -76,6 +80,76 @@ struct RowSums {
 /// pp.periodic, r_ij is the minimum-image difference (positions wrapped into the box).
 void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_end, std::size_t gi,
                  const double* qi, const double* mui, const PairParams& pp, bool want_energy, RowSums& out);
+
+// ---------------------------------------------------------------------------------------------
+// The cutoff path: each pair once within a rank, every body's sum the fold of its pair terms in
+// partner order (parallel/spatial_domains.hpp: pair_parts; issue 27).
+
+/// The constants of one pair's terms (PairParams and kappa, as pair_terms uses them).
+struct PairCoeffs {
+  double sig2, e48, e24a, e4, att, kappa, vshift, r2_masked;
+  static PairCoeffs of(const PairParams& pp, double kappa) {
+    return {pp.sigma * pp.sigma, 48.0 * pp.eps, 24.0 * pp.eps * pp.attraction, 4.0 * pp.eps, pp.attraction, kappa,
+            pp.energy_shift, pp.masked_r2};
+  }
+};
+
+/// The terms of the pair (i, j), i < j by global index: d = q_i - q_j (minimum image, as
+/// SpatialDomains::pair_r2), r2 = d.d written as pair_r2 writes it, u = mu_i, m = mu_j (unscaled),
+/// w = 1 for a pair within the cutoff, 0 for a masked one (r2 is then replaced by r2_masked and
+/// every term is +-0). Out: F, the pair force on i (on j: -F); hi = dV/dmu_i / kappa, hj =
+/// dV/dmu_j / kappa; V = V_ij - vshift (kEnergy). The arithmetic of tile_pair (explicit fma, so
+/// that every ISA clone and the tests' scalar reference give the same bits). One place: the
+/// cutoff kernel's vector lanes and the tests' reference fold both call it.
+template <bool kEnergy>
+__attribute__((always_inline)) inline void pair_terms(const PairCoeffs& k, double dx, double dy, double dz, double r2,
+                                                      double w, double ux, double uy, double uz, double mx, double my,
+                                                      double mz, double& Fx, double& Fy, double& Fz, double& hix,
+                                                      double& hiy, double& hiz, double& hjx, double& hjy, double& hjz,
+                                                      double& V) {
+  const double inv_r2 = 1.0 / (w * r2 + (1.0 - w) * k.r2_masked);  // exact select (r2 finite)
+  const double inv_r = std::sqrt(inv_r2);
+  const double inv_r3 = inv_r * inv_r2;
+  const double c5 = 3.0 * inv_r3 * inv_r2;  // 3/r^5
+  const double s2 = k.sig2 * inv_r2;
+  const double s6 = s2 * s2 * s2;
+  const double s12 = s6 * s6;
+  const double dd = std::fma(ux, mx, std::fma(uy, my, uz * mz));  // mu_i.mu_j
+  const double ai = std::fma(ux, dx, std::fma(uy, dy, uz * dz));  // mu_i.r
+  const double aj = std::fma(mx, dx, std::fma(my, dy, mz * dz));  // mu_j.r
+  const double tj = c5 * aj, ti = c5 * ai;                         // 3 (mu_j.r)/r^5, 3 (mu_i.r)/r^5
+  const double ktj = k.kappa * tj, kti = k.kappa * ti;
+  const double lj = std::fma(k.e48, s12, -(k.e24a * s6));
+  const double c1 = std::fma(std::fma(-5.0 * ai, ktj, lj), inv_r2, (k.kappa * c5) * dd);
+  Fx = w * std::fma(c1, dx, std::fma(ktj, ux, kti * mx));
+  Fy = w * std::fma(c1, dy, std::fma(ktj, uy, kti * my));
+  Fz = w * std::fma(c1, dz, std::fma(ktj, uz, kti * mz));
+  hix = w * std::fma(-tj, dx, inv_r3 * mx);
+  hiy = w * std::fma(-tj, dy, inv_r3 * my);
+  hiz = w * std::fma(-tj, dz, inv_r3 * mz);
+  hjx = w * std::fma(-ti, dx, inv_r3 * ux);
+  hjy = w * std::fma(-ti, dy, inv_r3 * uy);
+  hjz = w * std::fma(-ti, dz, inv_r3 * uz);
+  if constexpr (kEnergy) V = w * (std::fma(k.e4, s12 - k.att * s6, k.kappa * std::fma(dd, inv_r3, -(ai * tj))) - k.vshift);
+}
+
+/// A rank's domain bodies by slot (parallel/spatial_domains.hpp, pair_rows.hpp): wrapped positions, unscaled
+/// dipoles.
+struct SlotBodies {
+  const double *x, *y, *z, *mx, *my, *mz;
+};
+
+/// Accumulator fields of the cutoff path, kAccStride doubles per accumulator: F (3, the force),
+/// h (3, dV/dmu / kappa), V (the pair energies, each pair in both bodies' sums).
+inline constexpr std::size_t kAccStride = 8;
+
+/// Runs the pair rows of one part (SpatialDomains::pair_parts): for every row i and partner j
+/// within the cutoff (pp.cutoff2; minimum image with pp.periodic), the pair terms folded into
+/// the accumulators acc + kAccStride * a (a: the row's acc, the partner's home number when it is
+/// the part's own, else the part's trash row), in row order and, within a row, partner order.
+/// The accumulators hold the sums so far (zero at the start of an evaluation).
+void pair_rows(const SlotBodies& bodies, const par::PairPart& part, const std::uint32_t* home_of_slot,
+               double kappa, const PairParams& pp, bool want_energy, double* acc);
 
 // ---------------------------------------------------------------------------------------------
 // Each pair once (Newton's third law) with results bitwise independent of the layout.

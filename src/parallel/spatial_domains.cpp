@@ -366,17 +366,24 @@ void SpatialDomains::build_lists() {
   nbr_begin_.resize(nh + 1);
   nbr_begin_[0] = 0;
   for (std::size_t h = 0; h < nh; ++h) nbr_begin_[h + 1] = nbr_begin_[h] + count[h + 1];
-  nbr_.resize(nbr_begin_[nh]);
+  nbr_.assign(nbr_begin_[nh] + kPairRowPad, 0);  // the pad: pair rows read whole vector blocks
   std::size_t at = 0;  // static schedule: the threads' chunks are consecutive, in thread order
   for (const auto& b : buf) {
     std::copy(b.begin(), b.end(), nbr_.begin() + static_cast<std::ptrdiff_t>(at));
     at += b.size();
   }
+  build_pair_rows();
 
   traffic_.home = nh;
   traffic_.ghosts = nd - nh;
-  traffic_.list_entries = nbr_.size();
-  std::size_t bytes = nbr_.capacity() * 4 + nbr_begin_.capacity() * 8 + index_.capacity() * 8 +
+  traffic_.list_entries = nbr_begin_[nh];
+  traffic_.pair_terms = 0;
+  std::size_t bytes = home_of_slot_.capacity() * 4;
+  for (const PairPart& p : parts_) {
+    traffic_.pair_terms += p.pairs;
+    bytes += p.rows.capacity() * sizeof(PairRow) + p.foreign.capacity() * 4;
+  }
+  bytes += nbr_.capacity() * 4 + nbr_begin_.capacity() * 8 + index_.capacity() * 8 +
                       (x_.capacity() + y_.capacity() + z_.capacity()) * 8 + home_.capacity() * 4 +
                       (wrapped_.capacity() + q_ref_.capacity()) * 8 + key_.capacity() * 8;
   for (const auto& p : pl_) bytes += p.capacity() * 8;
@@ -385,6 +392,61 @@ void SpatialDomains::build_lists() {
   for (const auto& v : src_slots_) bytes += v.capacity() * 4;
   for (const auto& v : src_homes_) bytes += v.capacity() * 4;
   traffic_.bytes_held = bytes;
+}
+
+// The pair rows of each part (spatial_domains.hpp: pair_parts): the own rows are the tails j > i
+// of the home bodies' Verlet lists (no copy); a pair (j, i), j < i, of an own body i whose lower
+// body j is not the part's (a ghost, another part's home) goes into j's foreign row. Own and
+// foreign rows are then merged by slot. The homes run in increasing slot order, so every
+// foreign row receives its entries in increasing order.
+void SpatialDomains::build_pair_rows() {
+  const std::size_t nd = index_.size(), nh = home_.size();
+  home_of_slot_.assign(nd, kNotHome);
+  for (std::size_t h = 0; h < nh; ++h) home_of_slot_[home_[h]] = static_cast<std::uint32_t>(h);
+  const int T = std::max(1, omp_get_max_threads());
+  const std::size_t P = static_cast<std::size_t>(T);
+  parts_.resize(P);
+#pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
+  for (std::size_t p = 0; p < P; ++p) {
+    PairPart& part = parts_[p];
+    const std::uint32_t h0 = static_cast<std::uint32_t>(nh * p / P), h1 = static_cast<std::uint32_t>(nh * (p + 1) / P);
+    part.home_begin = h0, part.home_end = h1, part.trash = static_cast<std::uint32_t>(nh + p);
+    const auto own = [&](std::uint32_t s) { return home_of_slot_[s] - h0 < h1 - h0; };  // unsigned: kNotHome fails
+    // foreign rows by counting sort on the lower slot
+    std::vector<std::uint32_t> count(nd + 1, 0);
+    std::size_t foreign = 0;
+    for (std::uint32_t h = h0; h < h1; ++h) {
+      const std::uint32_t si = home_[h];
+      for (const std::uint32_t* it = list_begin(h); it != list_end(h) && *it < si; ++it)
+        if (!own(*it)) ++count[*it + 1], ++foreign;
+    }
+    for (std::size_t s = 0; s < nd; ++s) count[s + 1] += count[s];
+    part.foreign.assign(foreign + kPairRowPad, 0);
+    std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
+    for (std::uint32_t h = h0; h < h1; ++h) {
+      const std::uint32_t si = home_[h];
+      for (const std::uint32_t* it = list_begin(h); it != list_end(h) && *it < si; ++it)
+        if (!own(*it)) part.foreign[fill[*it]++] = si;
+    }
+    // merge the own rows (homes h0..h1, increasing slot) with the foreign rows (increasing slot)
+    part.rows.clear();
+    part.pairs = 0;
+    std::uint32_t h = h0;
+    const std::uint32_t* F = part.foreign.data();
+    auto add = [&](const PairRow& r) {
+      if (r.end != r.begin) part.rows.push_back(r), part.pairs += static_cast<std::size_t>(r.end - r.begin);
+    };
+    auto own_row = [&](std::uint32_t hh) {
+      const std::uint32_t si = home_[hh];
+      return PairRow{si, hh, std::upper_bound(list_begin(hh), list_end(hh), si), list_end(hh)};
+    };
+    for (std::size_t s = 0; s < nd; ++s) {
+      if (count[s + 1] == count[s]) continue;
+      for (; h < h1 && home_[h] < s; ++h) add(own_row(h));
+      add(PairRow{static_cast<std::uint32_t>(s), part.trash, F + count[s], F + count[s + 1]});
+    }
+    for (; h < h1; ++h) add(own_row(h));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,12 +32,18 @@
 // start is numbered along the same Morton curve), these are the neighbouring ranks; the
 // traffic() counters say how many there are. Bytes and memory per rank are O(N / P + ghosts).
 //
-// Layout independence. The caller sums body i's row over the partners j with r_ij < rc in
-// global index order (compact() below), so the result is a function of the state alone: not of
-// the ranks, the threads, the splitters, the skin or when the lists were rebuilt. Each pair is
-// therefore computed twice, once in each body's row (issue 28: "each pair twice where that is
-// the only way to keep the result independent of the layout"): Newton's third law across ranks
-// would add a body's partials in an order that depends on which rank computed them.
+// Layout independence: each pair once within a rank (issue 27). The pair rows (pair_parts()
+// below) hold every pair (i, j), i < j in global index order, with i or j a home body, within
+// rc + skin at the rebuild, grouped by the lower body i; a part of the home bodies (one per
+// thread) walks its rows in increasing i and, in each row, the partners j in increasing order,
+// adding each pair's reaction on a body of its own to that body's accumulator as it goes. So a
+// body b gets its pairs' reactions in the order of its partners' global indices -- first those
+// of the rows i < b, then its own row's j > b -- whoever computes them: its sum is the fold of
+// its pair terms in partner order, left to right, a function of the state alone (not of the
+// ranks, the threads, the splitters, the skin or when the lists were rebuilt: a partner beyond
+// the cutoff adds an exact zero, and a sum that starts at +0 is never -0, so x + 0 = x). A pair
+// whose bodies are homed on two ranks (or in two parts) is computed by both, each pair within a
+// part once. (Until issue 27 each pair was computed twice, once in each body's row.)
 //
 // Restart: nothing is stored; the first evaluation after a restart rebuilds.
 #include <cstddef>
@@ -49,6 +55,7 @@
 
 #include "parallel/block_layout.hpp"
 #include "parallel/context.hpp"
+#include "parallel/pair_rows.hpp"
 #include "parallel/periodic_box.hpp"
 
 namespace lie::par {
@@ -79,6 +86,7 @@ struct DomainTraffic {
   std::uint64_t messages_per_evaluation = 0, bytes_per_evaluation = 0;  // the last evaluation
   std::uint64_t messages_per_rebuild = 0, bytes_per_rebuild = 0;        // the last rebuild
   std::size_t home = 0, ghosts = 0, list_entries = 0;
+  std::size_t pair_terms = 0;  // pairs this rank computes per evaluation (within rc + skin; pair_parts)
   std::size_t bytes_held = 0;  // this rank's decomposition arrays (capacity), at the last rebuild
 };
 
@@ -113,6 +121,19 @@ class SpatialDomains {
   const std::uint32_t* list_begin(std::size_t h) const { return nbr_.data() + nbr_begin_[h]; }
   const std::uint32_t* list_end(std::size_t h) const { return nbr_.data() + nbr_begin_[h + 1]; }
 
+  /// Each pair once within a rank (issue 27; the order argument in the header comment). The home
+  /// bodies are cut into parts (omp_get_max_threads() at the rebuild; consecutive home numbers);
+  /// part p walks its rows in order. A row is body `slot` against the partners [begin, end)
+  /// (slots > slot, increasing; within rc + skin at the rebuild): the part's own home bodies'
+  /// rows hold all their partners j > i, its foreign rows (ghosts, other parts' homes) only the
+  /// part's own home bodies. `acc` is the accumulator of the row's body: its home number, or
+  /// the part's trash row (home_count() + p) for a foreign row. A partner's accumulator is
+  /// home_of_slot()[j] if that lies in [home_begin, home_end), else the trash row.
+  /// The entry arrays hold at least kPairRowPad readable entries past every row's end (pair_rows.hpp).
+  const std::vector<PairPart>& pair_parts() const { return parts_; }
+  /// Home number of every slot; kNotHome for a ghost.
+  const std::uint32_t* home_of_slot() const { return home_of_slot_.data(); }
+
   /// The minimum-image squared distance of slots a and b as the pair kernels compute it
   /// (wrapped positions, select form; dipolar_kernel.hpp): a pair is within the cutoff iff
   /// pair_r2(a, b) < rc^2. Every caller uses this one expression.
@@ -136,6 +157,7 @@ class SpatialDomains {
   bool needs_rebuild(const double* q, std::size_t stride) const;
   void rebuild(const double* q, std::size_t stride);
   void build_lists();
+  void build_pair_rows();
   void exchange(const std::vector<std::vector<double>>& out, const std::vector<int>& to,
                 std::vector<std::vector<double>>& in, const std::vector<int>& from,
                 const std::vector<std::size_t>& in_values, int tag, bool count_as_rebuild);
@@ -166,7 +188,9 @@ class SpatialDomains {
   std::vector<double> pl_[3];
   std::vector<std::uint32_t> home_;
   std::vector<std::size_t> nbr_begin_;
-  std::vector<std::uint32_t> nbr_;
+  std::vector<std::uint32_t> nbr_;  // (+ kPairRowPad zeros)
+  std::vector<std::uint32_t> home_of_slot_;
+  std::vector<PairPart> parts_;
 
   std::vector<std::vector<double>> out_, in_;
   std::vector<std::size_t> in_values_;  // values expected from each peer (per exchange; reused)

@@ -2,6 +2,7 @@
 // evaluations (the N^2 pair work, split over ranks and threads) or a fixed-step integration.
 //   mpirun -n P bench_dipolar_run --mode force --n 4000 --evals 20 [--fast]
 //   bench_dipolar_run --mode integrate --n 100 --method rkmk4 --h 0.01 --steps 100000
+//   bench_dipolar_run --mode force --box 32 --evals 20   (the cutoff path: time per pair within rc)
 //   (--help lists the options)
 // What is timed: force mode, `evals` (>= 3) evaluations after one untimed one; integrate mode,
 // the whole run of `steps` (>= 3) steps after one untimed step on a copy of the initial state
@@ -25,7 +26,9 @@
 #include "bench_steady.hpp"
 #include "methods/integrate.hpp"
 #include "methods/stepper.hpp"
+#include "io/config.hpp"
 #include "models/dipolar.hpp"
+#include "parallel/spatial_domains.hpp"
 
 using namespace lie;
 
@@ -45,7 +48,10 @@ int main(int argc, char** argv) {
                     {"h", bench::Kind::Real, "0.01", "integrate mode: step"},
                     {"method", bench::Kind::Text, "rkmk4", "integrate mode: method (liebench list methods)"},
                     {"spread", bench::Kind::Real, "0", "dipolar.spread of the initial state"},
-                    {"fast", bench::Kind::Flag, "", "plain reductions instead of the deterministic sums"}});
+                    {"fast", bench::Kind::Flag, "", "plain reductions instead of the deterministic sums"},
+                    {"box", bench::Kind::Int, "0",
+                     "force mode: the cutoff path instead, S^3 bodies on a lattice at density 0.8 in a periodic cube, "
+                     "rc 2.5, skin 0.3, LJ attraction (scripts/bench/dipolar_box_vs_lammps.sh's system); 0: off"}});
   if (const int rc = args.parse(argc, argv, rank == 0); rc >= 0) {
     MPI_Finalize();
     return rc;
@@ -55,6 +61,7 @@ int main(int argc, char** argv) {
   const long evals = args.integer("evals"), steps = args.integer("steps");
   const double h = args.real("h"), spread = args.real("spread");
   const bool fast = args.flag("fast");
+  const long box = args.integer("box");
   std::string bad;
   if (mode != "force" && mode != "integrate") bad = "--mode=" + mode + ": give force or integrate";
   else if (n < 2) bad = "--n=" + args.text("n") + ": give n >= 2";
@@ -63,6 +70,8 @@ int main(int argc, char** argv) {
   else if (mode == "integrate" && steps < bench::kMinTimed)
     bad = "--steps=" + args.text("steps") + ": time at least 3 steps";
   else if (mode == "integrate" && !(h > 0)) bad = "--h=" + args.text("h") + ": give a positive step";
+  else if (box != 0 && (box < 5 || box > 400 || mode != "force"))
+    bad = "--box=" + args.text("box") + ": give a lattice side S in 5..400 (the cube must be 2 rc wide) with --mode force";
   if (!bad.empty()) {
     args.refuse(bad, rank == 0);
     MPI_Finalize();
@@ -72,6 +81,13 @@ int main(int argc, char** argv) {
   DipolarParams p;
   p.n = n;
   p.spread = spread;
+  if (box != 0) {  // experiments/scaling/dipolar_box_N1M.cfg at S^3 bodies
+    const std::string S = std::to_string(box), L = std::to_string(static_cast<double>(box) / std::cbrt(0.8));
+    p = DipolarParams::from_config(Config::from_pairs(
+        {{"dipolar.initial", "lattice"}, {"dipolar.lattice", S + ", " + S + ", " + S}, {"dipolar.box", L + ", " + L + ", " + L},
+         {"dipolar.periodic", "x, y, z"}, {"dipolar.cutoff", "2.5"}, {"dipolar.skin", "0.3"},
+         {"dipolar.lj_attraction", "true"}, {"dipolar.seed", "1"}}));
+  }
   Dipolar model(p, ctx);
   std::vector<double> y(model.space().state_size()), f(model.space().alg_size());
   model.initial_state(y.data());
@@ -89,7 +105,21 @@ int main(int argc, char** argv) {
     ctx.barrier();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double comm = ctx.max(ctx.timers().get("comm")) / static_cast<double>(evals);
-    if (ctx.is_root())
+    if (box != 0) {  // the pairs within rc (each Verlet list holds both orientations of a pair)
+      const par::SpatialDomains& d = *model.domains();
+      const double rc2 = p.cutoff * p.cutoff;
+      double within = 0.0;
+      for (std::size_t hb = 0; hb < d.home_count(); ++hb)
+        for (const std::uint32_t* it = d.list_begin(hb); it != d.list_end(hb); ++it)
+          within += d.pair_r2(d.home_slot(hb), *it) < rc2 ? 0.5 : 0.0;
+      within = ctx.sum(within);
+      const double terms = ctx.sum(static_cast<double>(d.traffic().pair_terms));
+      const double per_eval = wall / static_cast<double>(evals);
+      if (ctx.is_root())
+        std::printf("%s box=%ld n=%zu evals=%ld seconds_per_eval=%.6e pairs_within_cutoff=%.0f pair_terms=%.0f "
+                    "ns_per_pair_within_cutoff=%.4g comm_seconds_per_eval=%.3e\n",
+                    layout, box, p.n, evals, per_eval, within, terms, per_eval / within * 1e9, comm);
+    } else if (ctx.is_root())
       std::printf(
           "%s n=%zu evals=%ld seconds_per_eval=%.6e pairs_per_second=%.4e unique_pairs_per_second=%.4e "
           "gflops_per_second=%.4g comm_seconds_per_eval=%.3e\n",

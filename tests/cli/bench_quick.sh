@@ -55,7 +55,7 @@ with h5py.File(f"{out}/performance.h5") as f:
     h0 = list(s["thesis/H0_reldiff_suite_lammps"][()]) + list(s["thesis/H0_reldiff_suite_python"][()]) if "thesis" in s else []
 errors = []
 need = ["pairs_N200", "chain_rhs_ns_per_link", "chain_rhs_N100_vs_flat", "chain_step_N1000000", "chain_growth",
-        "chain_memory", "chain_1e8", "thesis_np1", "thesis_np2"]
+        "chain_memory", "chain_1e8", "thesis_np1", "thesis_np2", "cutoff_rate_vs_allpairs"]
 need += [f"small_N{N}_{c}" for N in (2, 20) for c in ("lie_euler_vs_odeint", "rkmk4_vs_eigen", "rkmk4_vs_odeint")]
 need += [f"groups_{G}_{op}" for G in ("SO3", "SE3") for op in ("exp", "log", "dexpinv", "action_TS2")]
 for rid in need:

@@ -246,7 +246,9 @@ TEST(DipolarMpi, FastModeAgreesTo1e12) {
 TEST(DipolarMpi, EachRankReadsItsRowsFromHdf5) {
   par::Context world(MPI_COMM_WORLD, true);
   DipolarParams p = params257();
-  const std::string path = "dipolar_mpi_state_np" + std::to_string(world.size()) + ".h5";
+  // one file per ctest variant (npP.ompT run side by side under ctest -j)
+  const std::string path =
+      "dipolar_mpi_state_np" + std::to_string(world.size()) + "_omp" + std::to_string(omp_get_max_threads()) + ".h5";
   std::vector<double> global;
   {
     par::Context self(MPI_COMM_SELF, true);

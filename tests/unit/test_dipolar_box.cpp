@@ -6,6 +6,8 @@
 // the refusals of bad boxes.
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <cmath>
 #include <random>
 #include <vector>
@@ -234,6 +236,126 @@ TEST(DipolarBox, OpenAxesAndEnergyShiftMatchTheImageSum) {
 
 // A body crossing a periodic face: the whole configuration translated (bodies leave through
 // the faces) and single bodies moved by whole periods give the same forces and energy.
+// The cutoff path computes each pair once within a rank and gives every body the fold of its
+// pair terms in partner order (parallel/spatial_domains.hpp, issue 27): written again here as
+// the plain double loop -- for body b, the partners j in increasing index with r^2 < rc^2, each
+// pair's terms (dipolar::pair_terms) taken in the orientation (min, max) and added one after
+// another -- it must give the model's forces and torques bit for bit, with periodic and open
+// axes. The same loop with the partners in decreasing order differs (so order is what is tested).
+std::vector<double> fold_in_partner_order(const DipolarParams& p, const std::vector<double>& y, bool reversed,
+                                          double* V_total) {
+  const std::size_t n = p.n;
+  std::vector<double> q(3 * n), mu(3 * n);
+  for (std::size_t j = 0; j < n; ++j)
+    for (int a = 0; a < 3; ++a) {
+      const double* s = &y[18 * j];
+      q[3 * j + a] = p.box.wrap(a, s[a]);
+      mu[3 * j + a] = s[6 + 3 * a] * p.dipole[0] + s[7 + 3 * a] * p.dipole[1] + s[8 + 3 * a] * p.dipole[2];
+    }
+  dipolar::PairParams pp;
+  pp.eps = p.epsilon;
+  pp.sigma = p.sigma;
+  pp.attraction = p.lj_attraction ? 1.0 : 0.0;
+  if (p.cutoff_shift) {
+    const double s6 = std::pow(p.sigma / p.cutoff, 6);
+    pp.energy_shift = 4.0 * p.epsilon * (s6 * s6 - pp.attraction * s6);
+  }
+  const dipolar::PairCoeffs k = dipolar::PairCoeffs::of(pp, p.dipole_strength);
+  const double rc2 = p.cutoff * p.cutoff;
+  std::vector<double> f(12 * n, 0.0);
+  double V = 0.0;
+  for (std::size_t b = 0; b < n; ++b) {
+    double acc[7] = {0, 0, 0, 0, 0, 0, 0};
+    for (std::size_t step = 0; step < n; ++step) {
+      const std::size_t j = reversed ? n - 1 - step : step;
+      if (j == b) continue;
+      const std::size_t lo = std::min(b, j), hi = std::max(b, j);
+      double d[3];
+      for (int a = 0; a < 3; ++a) {  // as SpatialDomains::pair_r2
+        const double L = p.box.kernel_length(a), h = p.box.kernel_half(a);
+        d[a] = q[3 * lo + a] - q[3 * hi + a];
+        d[a] -= L * ((d[a] > h ? 1.0 : 0.0) - (d[a] < -h ? 1.0 : 0.0));
+      }
+      const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      if (!(r2 < rc2)) continue;
+      double F[3], hlo[3], hhi[3], v;
+      dipolar::pair_terms<true>(k, d[0], d[1], d[2], r2, 1.0, mu[3 * lo], mu[3 * lo + 1], mu[3 * lo + 2], mu[3 * hi],
+                                mu[3 * hi + 1], mu[3 * hi + 2], F[0], F[1], F[2], hlo[0], hlo[1], hlo[2], hhi[0],
+                                hhi[1], hhi[2], v);
+      for (int a = 0; a < 3; ++a) {
+        acc[a] += b == lo ? F[a] : -F[a];
+        acc[3 + a] += b == lo ? hlo[a] : hhi[a];
+      }
+      acc[6] += v;
+    }
+    // the model's vector field: dp = F, alpha = -Q^T (mu x g), g = kappa h
+    const double g[3] = {p.dipole_strength * acc[3], p.dipole_strength * acc[4], p.dipole_strength * acc[5]};
+    const double* m = &mu[3 * b];
+    const double* Q = &y[18 * b + 6];
+    const double t[3] = {m[1] * g[2] - m[2] * g[1], m[2] * g[0] - m[0] * g[2], m[0] * g[1] - m[1] * g[0]};
+    for (int a = 0; a < 3; ++a) {
+      f[12 * b + 3 + a] = acc[a];
+      f[12 * b + 9 + a] = -(Q[a] * t[0] + Q[3 + a] * t[1] + Q[6 + a] * t[2]);
+    }
+    V += 0.5 * acc[6];
+  }
+  *V_total = V;
+  return f;
+}
+
+TEST(DipolarBox, EachBodysSumsAreTheFoldOfItsPairTermsInPartnerOrder) {
+  for (const auto& [periodic, shift] : {std::pair<std::array<bool, 3>, bool>{{true, true, true}, true},
+                                        std::pair<std::array<bool, 3>, bool>{{true, false, true}, false}}) {
+    DipolarParams p = box_params(periodic, shift);
+    p.n = 200;
+    par::Context ctx(MPI_COMM_SELF);
+    Dipolar model(p, ctx);
+    const std::vector<double> y = box_state(model, 11);
+    std::vector<double> f(model.space().alg_size());
+    model.vector_field(0.0, y.data(), f.data());
+    double V_ref = 0.0, V_rev = 0.0;
+    const std::vector<double> ref = fold_in_partner_order(p, y, false, &V_ref);
+    const std::vector<double> rev = fold_in_partner_order(p, y, true, &V_rev);
+    std::size_t differ = 0, differ_reversed = 0;
+    for (std::size_t i = 0; i < p.n; ++i)
+      for (const std::size_t c : {3, 4, 5, 9, 10, 11}) {
+        differ += f[12 * i + c] != ref[12 * i + c];
+        differ_reversed += rev[12 * i + c] != ref[12 * i + c];
+      }
+    EXPECT_EQ(differ, 0u) << "force and torque components that are not the fold in partner order";
+    EXPECT_GT(differ_reversed, p.n / 2) << "the order must matter in the last bits";
+    EXPECT_NEAR(model.potential_energy(y.data()), V_ref, 1e-13 * std::fabs(V_ref));
+  }
+}
+
+// Each pair once within a rank: one thread computes half the Verlet list entries (every list
+// holds both orientations of a pair); two threads (two parts of the home bodies) compute the
+// pairs between the parts twice, and nothing else twice -- with the same bits.
+TEST(DipolarBox, EachPairOnceWithinARank) {
+  const DipolarParams p = box_params({true, true, true}, false);
+  const int threads = omp_get_max_threads();
+  std::vector<double> f1, f2;
+  std::size_t entries = 0, terms1 = 0, terms2 = 0;
+  for (const int t : {1, 2}) {
+    omp_set_num_threads(t);
+    par::Context ctx(MPI_COMM_SELF);
+    Dipolar model(p, ctx);
+    const std::vector<double> y = box_state(model, 5);
+    std::vector<double> f(model.space().alg_size());
+    model.vector_field(0.0, y.data(), f.data());
+    const par::DomainTraffic& tr = model.domains()->traffic();
+    entries = tr.list_entries;
+    (t == 1 ? terms1 : terms2) = tr.pair_terms;
+    (t == 1 ? f1 : f2) = f;
+  }
+  omp_set_num_threads(threads);
+  ASSERT_GT(entries, 4 * p.n);
+  EXPECT_EQ(2 * terms1, entries);
+  EXPECT_GT(terms2, terms1);
+  EXPECT_LT(terms2, entries);
+  EXPECT_EQ(f1, f2);
+}
+
 TEST(DipolarBox, CrossingAFaceChangesNothing) {
   const DipolarParams p = box_params({true, true, true}, false);
   par::Context ctx(MPI_COMM_SELF);
