@@ -317,23 +317,53 @@ void SpatialDomains::rebuild(const double* q, std::size_t stride) {
 void SpatialDomains::build_lists() {
   const std::size_t nd = index_.size(), nh = home_.size();
   const DomainGrid& g = list_grid_;
-  std::vector<std::uint64_t> keys(nd);
-  for (std::size_t s = 0; s < nd; ++s) {
-    const double w[3] = {x_[s], y_[s], z_[s]};
-    keys[s] = cell_key(g, w);
-  }
-  std::vector<std::uint32_t> order(nd);
-  for (std::size_t s = 0; s < nd; ++s) order[s] = static_cast<std::uint32_t>(s);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
-  });
-  std::vector<std::uint64_t> sorted_keys(nd);
-  for (std::size_t k = 0; k < nd; ++k) sorted_keys[k] = keys[order[k]];
   const double reach = opt_.cutoff + opt_.skin, reach2 = reach * reach;
+  // Cells of the domain bodies: a dense table (cell -> its bodies, increasing slot, by a counting
+  // sort) where the grid has at most kDenseCellsPerBody cells per body, else the bodies sorted
+  // by (Morton key, slot) and every cell found by binary search (a sparse cloud on open axes).
+  // Either way each cell's bodies are visited in increasing slot order, from copies of their
+  // coordinates in that order, so that a candidate's test reads consecutive memory; the test is
+  // pair_r2's expression on the same values, so both ways give the same lists.
+  constexpr std::size_t kDenseCellsPerBody = 8;
+  const std::size_t ncells = static_cast<std::size_t>(g.cells[0]) * static_cast<std::size_t>(g.cells[1]) *
+                             static_cast<std::size_t>(g.cells[2]);
+  const bool dense = ncells <= kDenseCellsPerBody * nd + 4096;
+  auto cell_of = [&](std::uint32_t s) {  // dense: x fastest
+    return static_cast<std::size_t>(g.coord(0, x_[s])) +
+           static_cast<std::size_t>(g.cells[0]) *
+               (static_cast<std::size_t>(g.coord(1, y_[s])) +
+                static_cast<std::size_t>(g.cells[1]) * static_cast<std::size_t>(g.coord(2, z_[s])));
+  };
+  std::vector<std::uint32_t> order(nd);
+  std::vector<std::uint32_t> start;      // dense: cell c holds order[start[c] .. start[c + 1])
+  std::vector<std::uint64_t> sorted_keys;  // sparse: the Morton keys in the order of `order`
+  if (dense) {
+    std::vector<std::uint32_t> cell(nd);
+    start.assign(ncells + 1, 0);
+    for (std::size_t s = 0; s < nd; ++s) ++start[(cell[s] = static_cast<std::uint32_t>(cell_of(static_cast<std::uint32_t>(s)))) + 1];
+    for (std::size_t c = 0; c < ncells; ++c) start[c + 1] += start[c];
+    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+    for (std::size_t s = 0; s < nd; ++s) order[fill[cell[s]]++] = static_cast<std::uint32_t>(s);
+  } else {
+    std::vector<std::uint64_t> keys(nd);
+    for (std::size_t s = 0; s < nd; ++s) {
+      const double w[3] = {x_[s], y_[s], z_[s]};
+      keys[s] = cell_key(g, w);
+    }
+    for (std::size_t s = 0; s < nd; ++s) order[s] = static_cast<std::uint32_t>(s);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
+    });
+    sorted_keys.resize(nd);
+    for (std::size_t k = 0; k < nd; ++k) sorted_keys[k] = keys[order[k]];
+  }
+  std::vector<double> ox(nd), oy(nd), oz(nd);
+  for (std::size_t k = 0; k < nd; ++k) ox[k] = x_[order[k]], oy[k] = y_[order[k]], oz[k] = z_[order[k]];
 
   const int T = omp_get_max_threads();
   std::vector<std::vector<std::uint32_t>> buf(static_cast<std::size_t>(T));
   std::vector<std::size_t> count(nh + 1, 0);
+  const double L0 = len_[0], L1 = len_[1], L2 = len_[2], H0 = half_[0], H1 = half_[1], H2 = half_[2];
 #pragma omp parallel num_threads(T)
   {
     std::vector<std::uint32_t>& out = buf[static_cast<std::size_t>(omp_get_thread_num())];
@@ -342,21 +372,45 @@ void SpatialDomains::build_lists() {
 #pragma omp for schedule(static)
     for (std::size_t h = 0; h < nh; ++h) {
       const std::uint32_t si = home_[h];
+      const double xi = x_[si], yi = y_[si], zi = z_[si];
       std::int64_t xs[3], ys[3], zs[3];
-      double gap[3];
-      const int nx = g.neighbours(0, g.coord(0, x_[si]), x_[si], xs, gap), ny = g.neighbours(1, g.coord(1, y_[si]), y_[si], ys, gap),
-                nz = g.neighbours(2, g.coord(2, z_[si]), z_[si], zs, gap);
+      double gx[3], gy[3], gz[3];
+      const int nx = g.neighbours(0, g.coord(0, xi), xi, xs, gx), ny = g.neighbours(1, g.coord(1, yi), yi, ys, gy),
+                nz = g.neighbours(2, g.coord(2, zi), zi, zs, gz);
       row.clear();
       for (int c = 0; c < nz; ++c)
         for (int b = 0; b < ny; ++b)
           for (int a = 0; a < nx; ++a) {
-            const std::uint64_t key = morton_key(static_cast<std::uint64_t>(xs[a]), static_cast<std::uint64_t>(ys[b]),
-                                                 static_cast<std::uint64_t>(zs[c]));
-            auto range = std::equal_range(sorted_keys.begin(), sorted_keys.end(), key);
-            for (auto it = range.first; it != range.second; ++it) {
-              const std::uint32_t sj = order[static_cast<std::size_t>(it - sorted_keys.begin())];
-              if (sj != si && pair_r2(si, sj) < reach2) row.push_back(sj);
+            // a cell whose nearest point is beyond reach holds no partner (the gaps are lower
+            // bounds of the axis distances; the margin covers their rounding): skipped
+            if (gx[a] * gx[a] + gy[b] * gy[b] + gz[c] * gz[c] > reach2 * (1.0 + 1e-9)) continue;
+            std::size_t k0, k1;
+            if (dense) {
+              const std::size_t cell = static_cast<std::size_t>(xs[a]) +
+                                       static_cast<std::size_t>(g.cells[0]) *
+                                           (static_cast<std::size_t>(ys[b]) +
+                                            static_cast<std::size_t>(g.cells[1]) * static_cast<std::size_t>(zs[c]));
+              k0 = start[cell], k1 = start[cell + 1];
+            } else {
+              const std::uint64_t key = morton_key(static_cast<std::uint64_t>(xs[a]), static_cast<std::uint64_t>(ys[b]),
+                                                   static_cast<std::uint64_t>(zs[c]));
+              const auto range = std::equal_range(sorted_keys.begin(), sorted_keys.end(), key);
+              k0 = static_cast<std::size_t>(range.first - sorted_keys.begin());
+              k1 = static_cast<std::size_t>(range.second - sorted_keys.begin());
             }
+            // branch-free: every candidate written, the position advanced for those within reach
+            std::size_t m = row.size();
+            row.resize(m + (k1 - k0));
+            std::uint32_t* __restrict out_row = row.data();
+            for (std::size_t k = k0; k < k1; ++k) {
+              double dx = xi - ox[k], dy = yi - oy[k], dz = zi - oz[k];  // pair_r2(si, order[k])
+              dx -= L0 * ((dx > H0 ? 1.0 : 0.0) - (dx < -H0 ? 1.0 : 0.0));
+              dy -= L1 * ((dy > H1 ? 1.0 : 0.0) - (dy < -H1 ? 1.0 : 0.0));
+              dz -= L2 * ((dz > H2 ? 1.0 : 0.0) - (dz < -H2 ? 1.0 : 0.0));
+              out_row[m] = order[k];
+              m += (dx * dx + dy * dy + dz * dz < reach2) & (order[k] != si);
+            }
+            row.resize(m);
           }
       std::sort(row.begin(), row.end());
       count[h + 1] = row.size();

@@ -356,6 +356,42 @@ TEST(DipolarBox, EachPairOnceWithinARank) {
   EXPECT_EQ(f1, f2);
 }
 
+// The Verlet lists hold exactly the bodies within rc + skin (SpatialDomains::pair_r2), in slot
+// order, whether the cells are a dense table (a box) or found by binary search (a sparse cloud
+// on open axes); cells beyond reach are skipped by a conservative bound, which must lose no pair.
+TEST(DipolarBox, VerletListsHoldExactlyTheBodiesWithinReach) {
+  for (const bool sparse : {false, true}) {
+    DipolarParams p = box_params({true, true, true}, false);
+    p.skin = 0.45;
+    par::Context ctx(MPI_COMM_SELF);
+    std::vector<double> y;
+    {
+      Dipolar boxed(p, ctx);
+      y = box_state(boxed, 13, false);
+    }
+    if (sparse) p.box = PeriodicBox{};  // open axes
+    Dipolar model(p, ctx);
+    if (sparse)  // clusters 300 apart: a grid of ~10^5 cells for 150 bodies
+      for (std::size_t i = 0; i < p.n; ++i) y[18 * i] += 300.0 * static_cast<double>(i % 3), y[18 * i + 1] += 300.0 * static_cast<double>(i % 5);
+    std::vector<double> f(model.space().alg_size());
+    model.vector_field(0.0, y.data(), f.data());
+    const par::SpatialDomains& d = *model.domains();
+    const double reach2 = (p.cutoff + p.skin) * (p.cutoff + p.skin);
+    ASSERT_EQ(d.home_count(), p.n);
+    std::size_t entries = 0;
+    for (std::size_t h = 0; h < d.home_count(); ++h) {
+      const std::uint32_t si = d.home_slot(h);
+      std::vector<std::uint32_t> expect;
+      for (std::uint32_t s = 0; s < d.domain_size(); ++s)
+        if (s != si && d.pair_r2(si, s) < reach2) expect.push_back(s);
+      const std::vector<std::uint32_t> got(d.list_begin(h), d.list_end(h));
+      EXPECT_EQ(got, expect) << (sparse ? "sparse" : "dense") << " cells, home " << h;
+      entries += got.size();
+    }
+    EXPECT_GT(entries, 2 * p.n) << (sparse ? "sparse" : "dense");
+  }
+}
+
 TEST(DipolarBox, CrossingAFaceChangesNothing) {
   const DipolarParams p = box_params({true, true, true}, false);
   par::Context ctx(MPI_COMM_SELF);
