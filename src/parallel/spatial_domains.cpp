@@ -328,11 +328,8 @@ void SpatialDomains::build_lists() {
   const std::size_t ncells = static_cast<std::size_t>(g.cells[0]) * static_cast<std::size_t>(g.cells[1]) *
                              static_cast<std::size_t>(g.cells[2]);
   const bool dense = ncells <= kDenseCellsPerBody * nd + 4096;
-  auto cell_of = [&](std::uint32_t s) {  // dense: x fastest
-    return static_cast<std::size_t>(g.coord(0, x_[s])) +
-           static_cast<std::size_t>(g.cells[0]) *
-               (static_cast<std::size_t>(g.coord(1, y_[s])) +
-                static_cast<std::size_t>(g.cells[1]) * static_cast<std::size_t>(g.coord(2, z_[s])));
+  auto dense_cell = [&](std::int64_t cx, std::int64_t cy, std::int64_t cz) {  // x fastest
+    return static_cast<std::size_t>(cx + g.cells[0] * (cy + g.cells[1] * cz));
   };
   std::vector<std::uint32_t> order(nd);
   std::vector<std::uint32_t> start;      // dense: cell c holds order[start[c] .. start[c + 1])
@@ -340,7 +337,10 @@ void SpatialDomains::build_lists() {
   if (dense) {
     std::vector<std::uint32_t> cell(nd);
     start.assign(ncells + 1, 0);
-    for (std::size_t s = 0; s < nd; ++s) ++start[(cell[s] = static_cast<std::uint32_t>(cell_of(static_cast<std::uint32_t>(s)))) + 1];
+    for (std::size_t s = 0; s < nd; ++s) {
+      cell[s] = static_cast<std::uint32_t>(dense_cell(g.coord(0, x_[s]), g.coord(1, y_[s]), g.coord(2, z_[s])));
+      ++start[cell[s] + 1];
+    }
     for (std::size_t c = 0; c < ncells; ++c) start[c + 1] += start[c];
     std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
     for (std::size_t s = 0; s < nd; ++s) order[fill[cell[s]]++] = static_cast<std::uint32_t>(s);
@@ -363,7 +363,7 @@ void SpatialDomains::build_lists() {
   const int T = omp_get_max_threads();
   std::vector<std::vector<std::uint32_t>> buf(static_cast<std::size_t>(T));
   std::vector<std::size_t> count(nh + 1, 0);
-  const double L0 = len_[0], L1 = len_[1], L2 = len_[2], H0 = half_[0], H1 = half_[1], H2 = half_[2];
+  const double len[3] = {len_[0], len_[1], len_[2]}, half[3] = {half_[0], half_[1], half_[2]};
 #pragma omp parallel num_threads(T)
   {
     std::vector<std::uint32_t>& out = buf[static_cast<std::size_t>(omp_get_thread_num())];
@@ -386,10 +386,7 @@ void SpatialDomains::build_lists() {
             if (gx[a] * gx[a] + gy[b] * gy[b] + gz[c] * gz[c] > reach2 * (1.0 + 1e-9)) continue;
             std::size_t k0, k1;
             if (dense) {
-              const std::size_t cell = static_cast<std::size_t>(xs[a]) +
-                                       static_cast<std::size_t>(g.cells[0]) *
-                                           (static_cast<std::size_t>(ys[b]) +
-                                            static_cast<std::size_t>(g.cells[1]) * static_cast<std::size_t>(zs[c]));
+              const std::size_t cell = dense_cell(xs[a], ys[b], zs[c]);
               k0 = start[cell], k1 = start[cell + 1];
             } else {
               const std::uint64_t key = morton_key(static_cast<std::uint64_t>(xs[a]), static_cast<std::uint64_t>(ys[b]),
@@ -403,12 +400,9 @@ void SpatialDomains::build_lists() {
             row.resize(m + (k1 - k0));
             std::uint32_t* __restrict out_row = row.data();
             for (std::size_t k = k0; k < k1; ++k) {
-              double dx = xi - ox[k], dy = yi - oy[k], dz = zi - oz[k];  // pair_r2(si, order[k])
-              dx -= L0 * ((dx > H0 ? 1.0 : 0.0) - (dx < -H0 ? 1.0 : 0.0));
-              dy -= L1 * ((dy > H1 ? 1.0 : 0.0) - (dy < -H1 ? 1.0 : 0.0));
-              dz -= L2 * ((dz > H2 ? 1.0 : 0.0) - (dz < -H2 ? 1.0 : 0.0));
+              const double r2 = minimum_image_r2(xi - ox[k], yi - oy[k], zi - oz[k], len, half);  // pair_r2(si, order[k])
               out_row[m] = order[k];
-              m += (dx * dx + dy * dy + dz * dz < reach2) & (order[k] != si);
+              m += (r2 < reach2) & (order[k] != si);
             }
             row.resize(m);
           }

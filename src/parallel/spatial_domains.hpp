@@ -138,10 +138,14 @@ class SpatialDomains {
   /// (wrapped positions, select form; dipolar_kernel.hpp): a pair is within the cutoff iff
   /// pair_r2(a, b) < rc^2. Every caller uses this one expression.
   double pair_r2(std::uint32_t a, std::uint32_t b) const {
-    double dx = x_[a] - x_[b], dy = y_[a] - y_[b], dz = z_[a] - z_[b];
-    dx -= len_[0] * ((dx > half_[0] ? 1.0 : 0.0) - (dx < -half_[0] ? 1.0 : 0.0));
-    dy -= len_[1] * ((dy > half_[1] ? 1.0 : 0.0) - (dy < -half_[1] ? 1.0 : 0.0));
-    dz -= len_[2] * ((dz > half_[2] ? 1.0 : 0.0) - (dz < -half_[2] ? 1.0 : 0.0));
+    return minimum_image_r2(x_[a] - x_[b], y_[a] - y_[b], z_[a] - z_[b], len_, half_);
+  }
+  /// pair_r2's expression on a difference of wrapped positions: len = kernel_length (0 on open
+  /// axes), half = kernel_half (+inf on open axes), periodic_box.hpp.
+  static double minimum_image_r2(double dx, double dy, double dz, const double* len, const double* half) {
+    dx -= len[0] * ((dx > half[0] ? 1.0 : 0.0) - (dx < -half[0] ? 1.0 : 0.0));
+    dy -= len[1] * ((dy > half[1] ? 1.0 : 0.0) - (dy < -half[1] ? 1.0 : 0.0));
+    dz -= len[2] * ((dz > half[2] ? 1.0 : 0.0) - (dz < -half[2] ? 1.0 : 0.0));
     return dx * dx + dy * dy + dz * dz;
   }
 
