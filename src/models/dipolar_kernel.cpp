@@ -251,10 +251,8 @@ void pair_rows_kernel(const SlotBodies& b, const par::PairPart& part, const std:
 
 void pair_rows(const SlotBodies& bodies, const par::PairPart& part, const std::uint32_t* home_of_slot,
                double kappa, const PairParams& pp, bool want_energy, double* acc) {
-  std::size_t longest = 0;
-  for (const par::PairRow& r : part.rows) longest = std::max(longest, static_cast<std::size_t>(r.end - r.begin));
   thread_local RowTerms T;
-  const std::size_t need = longest + par::kPairRowPad;
+  const std::size_t need = part.longest + par::kPairRowPad;
   if (T.cap < need) T.cap = need, T.v.assign(10 * need, 0.0), T.keep.assign(need, 0), T.within.assign(need, 0);
   pair_rows_kernel(bodies, part, home_of_slot, kappa, pp, want_energy, acc, T);
 }

@@ -29,6 +29,7 @@ struct PairPart {
   std::vector<PairRow> rows;
   std::vector<std::uint32_t> foreign;  // the foreign rows' entries (+ kPairRowPad)
   std::size_t pairs = 0;               // entries of all rows (pair terms computed by this part)
+  std::size_t longest = 0;             // entries of the longest row
 };
 
 }  // namespace lie::par

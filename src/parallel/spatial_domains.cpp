@@ -298,12 +298,12 @@ void SpatialDomains::rebuild(const double* q, std::size_t stride) {
     src_slots_[entries[s].src][entries[s].pos] = static_cast<std::uint32_t>(s);
     if (entries[s].home) home_.push_back(static_cast<std::uint32_t>(s));
   }
+  home_of_slot_.assign(nd, kNotHome);
+  for (std::size_t h = 0; h < home_.size(); ++h) home_of_slot_[home_[h]] = static_cast<std::uint32_t>(h);
   // the rows a source gets back: its home bodies in the order it sent them
-  std::vector<std::uint32_t> home_number(nd, 0);
-  for (std::size_t h = 0; h < home_.size(); ++h) home_number[home_[h]] = static_cast<std::uint32_t>(h);
   for (std::size_t k = 0; k < src_.size(); ++k)
     for (std::size_t e = 0; e < in_[k].size(); ++e)
-      if ((static_cast<std::uint64_t>(in_[k][e]) & 1) != 0) src_homes_[k].push_back(home_number[src_slots_[k][e]]);
+      if ((static_cast<std::uint64_t>(in_[k][e]) & 1) != 0) src_homes_[k].push_back(home_of_slot_[src_slots_[k][e]]);
 
   q_ref_.resize(3 * nl);
   for (std::size_t i = 0; i < nl; ++i)
@@ -447,10 +447,8 @@ void SpatialDomains::build_lists() {
 // body j is not the part's (a ghost, another part's home) goes into j's foreign row. Own and
 // foreign rows are then merged by slot. The homes run in increasing slot order, so every
 // foreign row receives its entries in increasing order.
-void SpatialDomains::build_pair_rows() {
+void SpatialDomains::build_pair_rows() {  // after rebuild(): home_of_slot_ is current
   const std::size_t nd = index_.size(), nh = home_.size();
-  home_of_slot_.assign(nd, kNotHome);
-  for (std::size_t h = 0; h < nh; ++h) home_of_slot_[home_[h]] = static_cast<std::uint32_t>(h);
   const int T = std::max(1, omp_get_max_threads());
   const std::size_t P = static_cast<std::size_t>(T);
   parts_.resize(P);
@@ -460,29 +458,33 @@ void SpatialDomains::build_pair_rows() {
     const std::uint32_t h0 = static_cast<std::uint32_t>(nh * p / P), h1 = static_cast<std::uint32_t>(nh * (p + 1) / P);
     part.home_begin = h0, part.home_end = h1, part.trash = static_cast<std::uint32_t>(nh + p);
     const auto own = [&](std::uint32_t s) { return home_of_slot_[s] - h0 < h1 - h0; };  // unsigned: kNotHome fails
+    // the foreign pairs (j, si): j < si from an own home's list, j not the part's, homes in order
+    auto for_each_foreign = [&](auto&& f) {
+      for (std::uint32_t h = h0; h < h1; ++h) {
+        const std::uint32_t si = home_[h];
+        for (const std::uint32_t* it = list_begin(h); it != list_end(h) && *it < si; ++it)
+          if (!own(*it)) f(*it, si);
+      }
+    };
     // foreign rows by counting sort on the lower slot
     std::vector<std::uint32_t> count(nd + 1, 0);
     std::size_t foreign = 0;
-    for (std::uint32_t h = h0; h < h1; ++h) {
-      const std::uint32_t si = home_[h];
-      for (const std::uint32_t* it = list_begin(h); it != list_end(h) && *it < si; ++it)
-        if (!own(*it)) ++count[*it + 1], ++foreign;
-    }
+    for_each_foreign([&](std::uint32_t j, std::uint32_t) { ++count[j + 1], ++foreign; });
     for (std::size_t s = 0; s < nd; ++s) count[s + 1] += count[s];
     part.foreign.assign(foreign + kPairRowPad, 0);
     std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
-    for (std::uint32_t h = h0; h < h1; ++h) {
-      const std::uint32_t si = home_[h];
-      for (const std::uint32_t* it = list_begin(h); it != list_end(h) && *it < si; ++it)
-        if (!own(*it)) part.foreign[fill[*it]++] = si;
-    }
+    for_each_foreign([&](std::uint32_t j, std::uint32_t si) { part.foreign[fill[j]++] = si; });
     // merge the own rows (homes h0..h1, increasing slot) with the foreign rows (increasing slot)
     part.rows.clear();
-    part.pairs = 0;
+    part.pairs = part.longest = 0;
     std::uint32_t h = h0;
     const std::uint32_t* F = part.foreign.data();
     auto add = [&](const PairRow& r) {
-      if (r.end != r.begin) part.rows.push_back(r), part.pairs += static_cast<std::size_t>(r.end - r.begin);
+      const std::size_t len = static_cast<std::size_t>(r.end - r.begin);
+      if (len == 0) return;
+      part.rows.push_back(r);
+      part.pairs += len;
+      part.longest = std::max(part.longest, len);
     };
     auto own_row = [&](std::uint32_t hh) {
       const std::uint32_t si = home_[hh];

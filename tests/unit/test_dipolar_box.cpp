@@ -100,6 +100,11 @@ std::vector<double> box_state(Dipolar& model, std::uint64_t seed, bool far_image
   return y;
 }
 
+// Component a of body j's dipole mu = Q mubar (the model's expression), state row s of 18 values.
+double dipole_component(const DipolarParams& p, const double* s, int a) {
+  return s[6 + 3 * a] * p.dipole[0] + s[7 + 3 * a] * p.dipole[1] + s[8 + 3 * a] * p.dipole[2];
+}
+
 struct Reference {
   std::vector<double> F, tau;  // per body
   double V = 0.0;
@@ -125,7 +130,7 @@ Reference images27(const DipolarParams& p, const std::vector<double>& y) {
   for (std::size_t j = 0; j < n; ++j) {
     const double* s = &y[18 * j];
     for (int a = 0; a < 3; ++a) {
-      mu[3 * j + a] = s[6 + 3 * a] * p.dipole[0] + s[7 + 3 * a] * p.dipole[1] + s[8 + 3 * a] * p.dipole[2];
+      mu[3 * j + a] = dipole_component(p, s, a);
       const double L = p.box.length[static_cast<std::size_t>(a)];
       double w = s[a];
       if (p.box.periodic[static_cast<std::size_t>(a)]) {  // independent of PeriodicBox::wrap
@@ -250,7 +255,7 @@ std::vector<double> fold_in_partner_order(const DipolarParams& p, const std::vec
     for (int a = 0; a < 3; ++a) {
       const double* s = &y[18 * j];
       q[3 * j + a] = p.box.wrap(a, s[a]);
-      mu[3 * j + a] = s[6 + 3 * a] * p.dipole[0] + s[7 + 3 * a] * p.dipole[1] + s[8 + 3 * a] * p.dipole[2];
+      mu[3 * j + a] = dipole_component(p, s, a);
     }
   dipolar::PairParams pp;
   pp.eps = p.epsilon;
