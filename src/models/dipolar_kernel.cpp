@@ -327,8 +327,19 @@ namespace {
 // and new kernel alternated in one program: +14-23 % pairs per second at N = 64-100, +21-30 % at
 // N = 300-4100; the same bits).
 struct RowLanes {
-  alignas(64) double fx[kPairLanes], fy[kPairLanes], fz[kPairLanes];
-  alignas(64) double hx[kPairLanes], hy[kPairLanes], hz[kPairLanes], en[kPairLanes];
+  alignas(32) double fx[kPairLanes];
+  alignas(32) double fy[kPairLanes];
+  alignas(32) double fz[kPairLanes];
+  alignas(32) double hx[kPairLanes];
+  alignas(32) double hy[kPairLanes];
+  alignas(32) double hz[kPairLanes];
+  alignas(32) double en[kPairLanes];
+  // Zeroed field by field: `RowLanes a{}` compiled to one 224-byte `rep stos` per row, whose
+  // start-up cost showed in the short rows of small systems.
+  void clear() {
+    for (double* v : {fx, fy, fz, hx, hy, hz, en})
+      for (int l = 0; l < kPairLanes; ++l) v[l] = 0.0;
+  }
 };
 
 struct TileConsts {
@@ -366,12 +377,33 @@ __attribute__((always_inline)) inline void pair_reciprocals(const TileConsts& k,
   }
 }
 
+// 1/r^2 and 1/r of a masked block's lanes (weights wv) into MIR2[l], MIR[l]: the masked lanes'
+// reciprocals as pair_block<kMasked> computes them (the stand-in r^2 where w = 0), so that a
+// diagonal row's masked first block can have them one row ahead too.
+__attribute__((always_inline)) inline void masked_reciprocals(const TileConsts& k, std::size_t jb, double xi,
+                                                              double yi, double zi, const double* wv,
+                                                              double* __restrict MIR2, double* __restrict MIR) {
+  const double* __restrict X = k.X;
+  const double* __restrict Y = k.Y;
+  const double* __restrict Z = k.Z;
+#pragma omp simd aligned(wv, MIR2, MIR : 32)
+  for (int l = 0; l < kPairLanes; ++l) {
+    const std::size_t j = jb + static_cast<std::size_t>(l);
+    const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
+    const double w = wv[l];
+    const double inv_r2 = 1.0 / (w * std::fma(dx, dx, std::fma(dy, dy, dz * dz)) + (1.0 - w) * k.r2_masked);
+    MIR2[l] = inv_r2;
+    MIR[l] = std::sqrt(inv_r2);
+  }
+}
+
 // The lanes of one block [jb, jb + kPairLanes) against body i (position xi, dipole u);
 // s0: first body of the sub-block (column index c = j - s0). A masked block (kMasked; wv: the
-// lane weights) computes its own 1/r^2 and 1/r; an unmasked one reads them from IR2[c], IR[c]
-// (pair_reciprocals, the same operations) and, with kNext, computes those of the next row
-// (xn, yn, zn) into NIR2, NIR alongside.
-template <bool kEnergy, bool kMasked, bool kNext>
+// lane weights) computes its own 1/r^2 and 1/r, or with kMaskedAhead reads them from IR2[l],
+// IR[l] (masked_reciprocals); an unmasked one reads them from IR2[c], IR[c] (pair_reciprocals,
+// the same operations) and, with kNext, computes those of the next row (xn, yn, zn) into NIR2,
+// NIR alongside.
+template <bool kEnergy, bool kMasked, bool kNext, bool kMaskedAhead = false>
 __attribute__((always_inline)) inline void pair_block(const TileConsts& k, std::size_t jb, std::size_t s0,
                                                       double xi, double yi, double zi, double ux, double uy,
                                                       double uz, const double* wv, const double* __restrict IR2,
@@ -406,7 +438,10 @@ __attribute__((always_inline)) inline void pair_block(const TileConsts& k, std::
     double w = 1.0;
     if constexpr (kMasked) w = wv[l];
     double inv_r2, inv_r;
-    if constexpr (kMasked) {
+    if constexpr (kMaskedAhead) {
+      inv_r2 = IR2[l];
+      inv_r = IR[l];
+    } else if constexpr (kMasked) {
       const double r2 = w * std::fma(dx, dx, std::fma(dy, dy, dz * dz)) + (1.0 - w) * k.r2_masked;  // exact select
       inv_r2 = 1.0 / r2;
       inv_r = std::sqrt(inv_r2);
@@ -485,12 +520,26 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
     const std::size_t jf = row_first(i);
     return (kDiag && jf < send && jf <= i) ? jf + L : jf;
   };
+  // A diagonal row's masked first block: its lane weights and reciprocals, also one row ahead
+  // (masked_reciprocals, computed while the row before runs; the same bits as computed in place).
+  alignas(32) double wA[L], wB[L], mA2[L], mA[L], mB2[L], mB[L];
+  double *wcur = wA, *wnxt = wB, *mcur2 = mA2, *mcur = mA, *mnxt2 = mB2, *mnxt = mB;
+  auto masked_ahead = [&](std::size_t r, double* w, double* m2, double* m) {
+    const std::size_t jf = row_first(r);
+    for (int l = 0; l < L; ++l) {
+      const std::size_t j = jf + static_cast<std::size_t>(l);
+      w[l] = (j > r && j < s1) ? 1.0 : 0.0;
+    }
+    masked_reciprocals(k, jf, k.X[r], k.Y[r], k.Z[r], w, m2, m);
+  };
   if (i0 < ilast) {  // the first row's reciprocals
     const double x0 = k.X[i0], y0 = k.Y[i0], z0 = k.Z[i0];
     for (std::size_t jb = row_mid(i0); jb < full_end; jb += L) pair_reciprocals(k, jb, s0, x0, y0, z0, cur2, cur);
+    if (row_mid(i0) != row_first(i0)) masked_ahead(i0, wcur, mcur2, mcur);
   }
   for (std::size_t i = i0; i < ilast; ++i) {
-    RowLanes a{};
+    RowLanes a;
+    a.clear();
     const double xi = k.X[i], yi = k.Y[i], zi = k.Z[i];
     const double ux = k.MX[i], uy = k.MY[i], uz = k.MZ[i];
     const std::size_t jfirst = row_first(i), jmid = row_mid(i);
@@ -498,13 +547,9 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
     const std::size_t jmid_end = std::max(jmid, full_end);
     const bool masked_last = jmid_end < send;  // last block with padding j >= s1
     alignas(32) double wv[L];
-    if (masked_first) {
-      for (int l = 0; l < L; ++l) {
-        const std::size_t j = jfirst + static_cast<std::size_t>(l);
-        wv[l] = (j > i && j < s1) ? 1.0 : 0.0;
-      }
-      pair_block<kEnergy, true, false>(k, jfirst, s0, xi, yi, zi, ux, uy, uz, wv, cur2, cur, a);
-    }
+    if (masked_first)
+      pair_block<kEnergy, true, false, true>(k, jfirst, s0, xi, yi, zi, ux, uy, uz, wcur, mcur2, mcur, a);
+    if (kDiag && i + 1 < ilast && row_mid(i + 1) != row_first(i + 1)) masked_ahead(i + 1, wnxt, mnxt2, mnxt);
     // unmasked blocks; from the next row's first unmasked block on, its reciprocals alongside
     const bool has_next = i + 1 < ilast;
     const std::size_t jn = has_next ? std::max(jmid, row_mid(i + 1)) : full_end;
@@ -522,6 +567,9 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
     }
     std::swap(cur, nxt);
     std::swap(cur2, nxt2);
+    std::swap(wcur, wnxt);
+    std::swap(mcur, mnxt);
+    std::swap(mcur2, mnxt2);
     // Fixed combination tree of the lanes: (0+1), (2+3), ... then pairs of those.
     static_assert((L & (L - 1)) == 0, "kPairLanes must be a power of two");
     auto tree = [](double* v) {
