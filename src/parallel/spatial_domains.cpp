@@ -314,6 +314,25 @@ void SpatialDomains::rebuild(const double* q, std::size_t stride) {
 
 // Verlet lists of the home bodies: every domain body within rc + skin (at the rebuild), by slot
 // (= global index order). Cells over the domain bodies, sorted by (key, slot).
+namespace {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LIEBENCH_LIST_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define LIEBENCH_LIST_CLONES
+#endif
+// r2[k] = SpatialDomains::minimum_image_r2(xi - ox[k], yi - oy[k], zi - oz[k]) for k < n: the list
+// builder's candidate test across vector lanes (subtractions, selects and products, no fma and no
+// contraction: every clone computes pair_r2's bits).
+LIEBENCH_LIST_CLONES
+void candidate_r2(double xi, double yi, double zi, const double* __restrict ox, const double* __restrict oy,
+                  const double* __restrict oz, std::size_t n, const double* len, const double* half,
+                  double* __restrict r2) {
+  const double l[3] = {len[0], len[1], len[2]}, h[3] = {half[0], half[1], half[2]};
+#pragma omp simd
+  for (std::size_t k = 0; k < n; ++k) r2[k] = SpatialDomains::minimum_image_r2(xi - ox[k], yi - oy[k], zi - oz[k], l, h);
+}
+}  // namespace
+
 void SpatialDomains::build_lists() {
   const std::size_t nd = index_.size(), nh = home_.size();
   const DomainGrid& g = list_grid_;
@@ -369,6 +388,7 @@ void SpatialDomains::build_lists() {
     std::vector<std::uint32_t>& out = buf[static_cast<std::size_t>(omp_get_thread_num())];
     out.clear();
     std::vector<std::uint32_t> row;
+    std::vector<double> r2;  // one cell's candidates
 #pragma omp for schedule(static)
     for (std::size_t h = 0; h < nh; ++h) {
       const std::uint32_t si = home_[h];
@@ -395,14 +415,18 @@ void SpatialDomains::build_lists() {
               k0 = static_cast<std::size_t>(range.first - sorted_keys.begin());
               k1 = static_cast<std::size_t>(range.second - sorted_keys.begin());
             }
-            // branch-free: every candidate written, the position advanced for those within reach
+            // the candidates' r2 = pair_r2(si, order[k]) in vectors, then branch-free: every
+            // candidate written, the position advanced for those within reach
+            const std::size_t nc = k1 - k0;
+            if (r2.size() < nc) r2.resize(nc);
+            candidate_r2(xi, yi, zi, ox.data() + k0, oy.data() + k0, oz.data() + k0, nc, len, half, r2.data());
             std::size_t m = row.size();
-            row.resize(m + (k1 - k0));
+            row.resize(m + nc);
             std::uint32_t* __restrict out_row = row.data();
-            for (std::size_t k = k0; k < k1; ++k) {
-              const double r2 = minimum_image_r2(xi - ox[k], yi - oy[k], zi - oz[k], len, half);  // pair_r2(si, order[k])
-              out_row[m] = order[k];
-              m += (r2 < reach2) & (order[k] != si);
+            const std::uint32_t* __restrict cand = order.data() + k0;
+            for (std::size_t k = 0; k < nc; ++k) {
+              out_row[m] = cand[k];
+              m += (r2[k] < reach2) & (cand[k] != si);
             }
             row.resize(m);
           }
