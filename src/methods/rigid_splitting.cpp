@@ -126,16 +126,50 @@ void RigidSplittingStepper::planar(int k, double s, double* m, double* Q) const 
   double c, sn;
   sincos_rotor(theta, sn, c);
   const int a = (k + 1) % 3, b = (k + 2) % 3;
-  const double ma = m[a], mb = m[b];
-  m[a] = c * ma + sn * mb;
-  m[b] = c * mb - sn * ma;
+  rotate_pair(c, sn, m[a], m[b]);
   if (Q != nullptr)
-    for (int r = 0; r < 3; ++r) {
-      const double qa = Q[3 * r + a], qb = Q[3 * r + b];
-      Q[3 * r + a] = c * qa + sn * qb;
-      Q[3 * r + b] = c * qb - sn * qa;
-    }
+    for (int r = 0; r < 3; ++r) rotate_pair(c, sn, Q[3 * r + a], Q[3 * r + b]);
 }
+
+namespace {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LIEBENCH_ROTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define LIEBENCH_ROTOR_CLONES
+#endif
+// The planar rotor of up to kRotorLanes bodies at once: m (3) and Q (9, row-major) of body l in
+// lane l; the five rotations of `seq`, each planar()'s operations (sincos_rotor's polynomials in
+// every lane, libm's sin and cos where |theta| > 1/2, rotate_pair), so every body gets its
+// scalar bits (no fma, no contraction: every clone the same).
+constexpr std::size_t kRotorLanes = 8;
+struct RotorLanes {
+  alignas(64) double m[3][kRotorLanes];
+  alignas(64) double Q[9][kRotorLanes];
+};
+LIEBENCH_ROTOR_CLONES
+void planar_lanes(const int* seq, const double* dt, const double* inertia, bool has_Q, RotorLanes& t) {
+  for (int j = 0; j < 5; ++j) {
+    const int k = seq[j], a = (k + 1) % 3, b = (k + 2) % 3;
+    const double s = dt[j], I = inertia[k];
+    alignas(64) double th[kRotorLanes], sn[kRotorLanes], c[kRotorLanes];
+    alignas(64) long big[kRotorLanes];
+#pragma omp simd
+    for (std::size_t l = 0; l < kRotorLanes; ++l) {
+      th[l] = s * t.m[k][l] / I;
+      sincos_rotor_series(th[l], sn[l], c[l]);
+      big[l] = !(std::fabs(th[l]) <= 0.5);
+    }
+    for (std::size_t l = 0; l < kRotorLanes; ++l)
+      if (big[l]) sincos_rotor(th[l], sn[l], c[l]);
+#pragma omp simd
+    for (std::size_t l = 0; l < kRotorLanes; ++l) {
+      rotate_pair(c[l], sn[l], t.m[a][l], t.m[b][l]);
+      if (has_Q)
+        for (int r = 0; r < 3; ++r) rotate_pair(c[l], sn[l], t.Q[3 * r + a][l], t.Q[3 * r + b][l]);
+    }
+  }
+}
+}  // namespace
 
 RigidSplittingStepper::RotorSequence RigidSplittingStepper::sequence(double s) const {
   // the symmetric sequence a, b, c, b, a of steps s/2, s/2, s, s/2, s/2
@@ -234,9 +268,26 @@ void RigidSplittingStepper::rotors(double s, double* y) {
     // The five planar rotations, each over all bodies before the next: every body sees the
     // operations of rotor() in the same order, and consecutive bodies' chains (division, sin
     // and cos, rotation) are independent, so that the core overlaps them.
+    // Since stop 44 in tiles of kRotorLanes bodies across vector lanes (planar_lanes: the
+    // same operations per body, so the same bits).
     const auto [seq, dt] = sequence(s);
-    for (int j = 0; j < 5; ++j)
-      for (std::size_t i = 0; i < n; ++i) planar(seq[j], dt[j], m0 + i * m_stride, Q_of(i));
+    RotorLanes t{};
+    for (std::size_t i0 = 0; i0 < n; i0 += kRotorLanes) {
+      const std::size_t nb = std::min(kRotorLanes, n - i0);
+      for (std::size_t l = 0; l < kRotorLanes; ++l) {  // padding lanes: zeros (theta = 0)
+        const double* m = l < nb ? m0 + (i0 + l) * m_stride : nullptr;
+        const double* Q = l < nb ? Q_of(i0 + l) : nullptr;
+        for (int c = 0; c < 3; ++c) t.m[c][l] = m != nullptr ? m[c] : 0.0;
+        for (int c = 0; c < 9; ++c) t.Q[c][l] = Q != nullptr ? Q[c] : 0.0;
+      }
+      planar_lanes(seq.data(), dt.data(), layout_.inertia.data(), has_Q, t);
+      for (std::size_t l = 0; l < nb; ++l) {
+        double* m = m0 + (i0 + l) * m_stride;
+        for (int c = 0; c < 3; ++c) m[c] = t.m[c][l];
+        if (double* Q = Q_of(i0 + l))
+          for (int c = 0; c < 9; ++c) Q[c] = t.Q[c][l];
+      }
+    }
     return;
   }
   if (rotor_ == Rotor::Quaternion) {

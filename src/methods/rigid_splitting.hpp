@@ -42,15 +42,22 @@ namespace lie {
 /// sin x and cos x for the planar rotations of dlm: for |x| <= 1/2 (a rotor step's angles at
 /// any reasonable h) Taylor polynomials evaluated inline, within about 1 ulp, exactly odd
 /// and even in x; otherwise libm's.
+inline void sincos_rotor_series(double x, double& s, double& c);
 inline void sincos_rotor(double x, double& s, double& c) {
-  // |x| <= 1/2: the Taylor polynomials, sin to x^15 and cos to x^16 (the next terms are below
-  // 4e-20 relative), in Horner form of x^2: odd and even in x exactly (a step of -h
-  // rotates back by the same numbers), inline, and no call (plain products and sums: the
-  // same bits on every ISA, -ffp-contract=off); about the accuracy of libm.
   if (!(std::fabs(x) <= 0.5)) {
     s = std::sin(x), c = std::cos(x);
     return;
   }
+  sincos_rotor_series(x, s, c);
+}
+
+/// sincos_rotor's polynomials alone (any x; meant for |x| <= 1/2): the vector lanes of the
+/// planar rotors evaluate them for every body and take libm's values where |x| > 1/2.
+inline void sincos_rotor_series(double x, double& s, double& c) {
+  // |x| <= 1/2: the Taylor polynomials, sin to x^15 and cos to x^16 (the next terms are below
+  // 4e-20 relative), in Horner form of x^2: odd and even in x exactly (a step of -h
+  // rotates back by the same numbers), inline, and no call (plain products and sums: the
+  // same bits on every ISA, -ffp-contract=off); about the accuracy of libm.
   const double z = x * x;
   double ps = -1.0 / 1307674368000.0;  // -1/15!
   ps = ps * z + 1.0 / 6227020800.0;
@@ -69,6 +76,14 @@ inline void sincos_rotor(double x, double& s, double& c) {
   pc = pc * z + 1.0 / 24.0;
   pc = pc * z + -0.5;
   c = z * pc + 1.0;
+}
+
+/// One planar rotation of a pair of components by the angle whose cosine and sine are (c, sn):
+/// (x, y) <- (c x + sn y, c y - sn x) (the planar rotor's m and columns of Q).
+inline void rotate_pair(double c, double sn, double& x, double& y) {
+  const double x0 = x, y0 = y;
+  x = c * x0 + sn * y0;
+  y = c * y0 - sn * x0;
 }
 
 /// Throws the one-line UsageError of a method needing a RigidBodySystem on a model that is not

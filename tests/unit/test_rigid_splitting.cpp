@@ -116,6 +116,41 @@ TEST(RigidSplitting, RotorSinCosWithinAnUlpOddAndEven) {
   }
 }
 
+TEST(RigidSplitting, PlanarRotorLanesGiveEachBodysOneBodyBits) {
+  // dlm's free rotors run eight bodies at a time across vector lanes (rigid_splitting.cpp:
+  // planar_lanes). Every body must get the bits of the one-body rotor(): inside the
+  // polynomials' range and beyond it (|theta| > 1/2: libm's sin and cos in that lane), in whole
+  // tiles and the remainder (13 bodies: 8 + 5). No forces (kappa = eps = 0: the kicks add zeros),
+  // so a step is the drift and the rotors.
+  par::Context ctx(MPI_COMM_SELF);
+  DipolarParams p = ten_bodies();
+  p.n = 13;
+  p.dipole_strength = 0.0;
+  p.epsilon = 0.0;
+  Dipolar model(p, ctx);
+  std::vector<double> y = start_state(model, 1.0);
+  const double h = 0.01;
+  for (std::size_t i = 0; i < 13; ++i)  // bodies 2, 5, 11: angles h m_k / (2 I_k) beyond 1/2
+    if (i == 2 || i == 5 || i == 11)
+      for (int k = 0; k < 3; ++k) y[18 * i + 15 + static_cast<std::size_t>(k)] *= 400.0;
+  auto dlm = stepper("dlm", model, ctx);
+  auto* planar = dynamic_cast<RigidSplittingStepper*>(dlm.get());
+  ASSERT_NE(planar, nullptr);
+  std::vector<double> lanes = y;
+  planar->step(0.0, h, lanes.data());
+  int beyond = 0;
+  for (std::size_t i = 0; i < 13; ++i) {
+    double m[3], Q[9];
+    for (int k = 0; k < 3; ++k) m[k] = y[18 * i + 15 + static_cast<std::size_t>(k)];
+    for (int k = 0; k < 9; ++k) Q[k] = y[18 * i + 6 + static_cast<std::size_t>(k)];
+    for (int k = 0; k < 3; ++k) beyond += std::fabs(0.5 * h * m[k] / p.inertia[static_cast<std::size_t>(k)]) > 0.5;
+    planar->rotor(h, m, Q);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(lanes[18 * i + 15 + static_cast<std::size_t>(k)], m[k]) << i;
+    for (int k = 0; k < 9; ++k) EXPECT_EQ(lanes[18 * i + 6 + static_cast<std::size_t>(k)], Q[k]) << i;
+  }
+  EXPECT_GE(beyond, 3);  // the fallback ran
+}
+
 TEST(RigidSplitting, DlmInNoSquishOrderIsNoSquish) {
   // Each NO_SQUISH rotation is q <- q (cos z + sin z e_k) with z = theta/2: DLM's planar rotation
   // by theta in quaternions. With the same axis order the two methods are one map; they differ
