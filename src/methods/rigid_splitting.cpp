@@ -265,11 +265,9 @@ void RigidSplittingStepper::rotors(double s, double* y) {
   }
   auto Q_of = [&](std::size_t i) { return has_Q ? y + i * layout_.stride + layout_.attitude : nullptr; };
   if (rotor_ == Rotor::Planar) {
-    // The five planar rotations, each over all bodies before the next: every body sees the
-    // operations of rotor() in the same order, and consecutive bodies' chains (division, sin
-    // and cos, rotation) are independent, so that the core overlaps them.
-    // Since stop 44 in tiles of kRotorLanes bodies across vector lanes (planar_lanes: the
-    // same operations per body, so the same bits).
+    // The five planar rotations of kRotorLanes bodies at a time, one body per vector lane
+    // (planar_lanes): every body sees the operations of rotor() in the same order, so it gets
+    // the same bits, and the bodies' chains (division, sin and cos, rotation) run side by side.
     const auto [seq, dt] = sequence(s);
     RotorLanes t{};
     for (std::size_t i0 = 0; i0 < n; i0 += kRotorLanes) {

@@ -39,20 +39,9 @@
 
 namespace lie {
 
-/// sin x and cos x for the planar rotations of dlm: for |x| <= 1/2 (a rotor step's angles at
-/// any reasonable h) Taylor polynomials evaluated inline, within about 1 ulp, exactly odd
-/// and even in x; otherwise libm's.
-inline void sincos_rotor_series(double x, double& s, double& c);
-inline void sincos_rotor(double x, double& s, double& c) {
-  if (!(std::fabs(x) <= 0.5)) {
-    s = std::sin(x), c = std::cos(x);
-    return;
-  }
-  sincos_rotor_series(x, s, c);
-}
-
 /// sincos_rotor's polynomials alone (any x; meant for |x| <= 1/2): the vector lanes of the
-/// planar rotors evaluate them for every body and take libm's values where |x| > 1/2.
+/// planar rotors (rigid_splitting.cpp) evaluate them for every body and take libm's values
+/// where |x| > 1/2.
 inline void sincos_rotor_series(double x, double& s, double& c) {
   // |x| <= 1/2: the Taylor polynomials, sin to x^15 and cos to x^16 (the next terms are below
   // 4e-20 relative), in Horner form of x^2: odd and even in x exactly (a step of -h
@@ -76,6 +65,17 @@ inline void sincos_rotor_series(double x, double& s, double& c) {
   pc = pc * z + 1.0 / 24.0;
   pc = pc * z + -0.5;
   c = z * pc + 1.0;
+}
+
+/// sin x and cos x for the planar rotations of dlm: for |x| <= 1/2 (a rotor step's angles at
+/// any reasonable h) Taylor polynomials evaluated inline, within about 1 ulp, exactly odd
+/// and even in x; otherwise libm's.
+inline void sincos_rotor(double x, double& s, double& c) {
+  if (!(std::fabs(x) <= 0.5)) {
+    s = std::sin(x), c = std::cos(x);
+    return;
+  }
+  sincos_rotor_series(x, s, c);
 }
 
 /// One planar rotation of a pair of components by the angle whose cosine and sine are (c, sn):

@@ -312,8 +312,6 @@ void SpatialDomains::rebuild(const double* q, std::size_t stride) {
   ++traffic_.rebuilds;
 }
 
-// Verlet lists of the home bodies: every domain body within rc + skin (at the rebuild), by slot
-// (= global index order). Cells over the domain bodies, sorted by (key, slot).
 namespace {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define LIEBENCH_LIST_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -333,6 +331,8 @@ void candidate_r2(double xi, double yi, double zi, const double* __restrict ox, 
 }
 }  // namespace
 
+// Verlet lists of the home bodies: every domain body within rc + skin (at the rebuild), by slot
+// (= global index order). Cells over the domain bodies, sorted by (key, slot).
 void SpatialDomains::build_lists() {
   const std::size_t nd = index_.size(), nh = home_.size();
   const DomainGrid& g = list_grid_;
