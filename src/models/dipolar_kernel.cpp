@@ -520,6 +520,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
     const std::size_t jf = row_first(i);
     return (kDiag && jf < send && jf <= i) ? jf + L : jf;
   };
+  auto masked_first_block = [&](std::size_t i) { return row_mid(i) != row_first(i); };  // diagonal rows only
   // A diagonal row's masked first block: its lane weights and reciprocals, also one row ahead
   // (masked_reciprocals, computed while the row before runs; the same bits as computed in place).
   alignas(32) double wA[L], wB[L], mA2[L], mA[L], mB2[L], mB[L];
@@ -535,7 +536,7 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
   if (i0 < ilast) {  // the first row's reciprocals
     const double x0 = k.X[i0], y0 = k.Y[i0], z0 = k.Z[i0];
     for (std::size_t jb = row_mid(i0); jb < full_end; jb += L) pair_reciprocals(k, jb, s0, x0, y0, z0, cur2, cur);
-    if (row_mid(i0) != row_first(i0)) masked_ahead(i0, wcur, mcur2, mcur);
+    if (masked_first_block(i0)) masked_ahead(i0, wcur, mcur2, mcur);
   }
   for (std::size_t i = i0; i < ilast; ++i) {
     RowLanes a;
@@ -543,13 +544,13 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
     const double xi = k.X[i], yi = k.Y[i], zi = k.Z[i];
     const double ux = k.MX[i], uy = k.MY[i], uz = k.MZ[i];
     const std::size_t jfirst = row_first(i), jmid = row_mid(i);
-    const bool masked_first = jmid != jfirst;  // a diagonal row's first block: it may hold j <= i (and padding)
+    const bool masked_first = masked_first_block(i);  // it may hold j <= i (and padding)
     const std::size_t jmid_end = std::max(jmid, full_end);
     const bool masked_last = jmid_end < send;  // last block with padding j >= s1
     alignas(32) double wv[L];
     if (masked_first)
       pair_block<kEnergy, true, false, true>(k, jfirst, s0, xi, yi, zi, ux, uy, uz, wcur, mcur2, mcur, a);
-    if (kDiag && i + 1 < ilast && row_mid(i + 1) != row_first(i + 1)) masked_ahead(i + 1, wnxt, mnxt2, mnxt);
+    if (kDiag && i + 1 < ilast && masked_first_block(i + 1)) masked_ahead(i + 1, wnxt, mnxt2, mnxt);
     // unmasked blocks; from the next row's first unmasked block on, its reciprocals alongside
     const bool has_next = i + 1 < ilast;
     const std::size_t jn = has_next ? std::max(jmid, row_mid(i + 1)) : full_end;

@@ -417,7 +417,6 @@ void SpatialDomains::build_lists() {
   const int T = omp_get_max_threads();
   std::vector<std::vector<std::uint32_t>> buf(static_cast<std::size_t>(T));
   std::vector<std::size_t> count(nh + 1, 0);
-  const double len[3] = {len_[0], len_[1], len_[2]}, half[3] = {half_[0], half_[1], half_[2]};
 #pragma omp parallel num_threads(T)
   {
     std::vector<std::uint32_t>& out = buf[static_cast<std::size_t>(omp_get_thread_num())];
@@ -455,9 +454,9 @@ void SpatialDomains::build_lists() {
             // candidate written, the position advanced for those within reach
             const std::size_t nc = k1 - k0;
             if (r2.size() < nc) r2.resize(nc);
-            candidate_r2(xi, yi, zi, ox.data() + k0, oy.data() + k0, oz.data() + k0, nc, len, half, r2.data());
-            std::size_t m = row.size();
-            runs.push_back(static_cast<std::uint32_t>(m));
+            candidate_r2(xi, yi, zi, ox.data() + k0, oy.data() + k0, oz.data() + k0, nc, len_, half_, r2.data());
+            const std::size_t m0 = row.size();
+            std::size_t m = m0;
             row.resize(m + nc);
             std::uint32_t* __restrict out_row = row.data();
             const std::uint32_t* __restrict cand = order.data() + k0;
@@ -466,7 +465,7 @@ void SpatialDomains::build_lists() {
               m += (r2[k] < reach2) & (cand[k] != si);
             }
             row.resize(m);
-            if (runs.back() == m) runs.pop_back();  // no partner in this cell
+            if (m > m0) runs.push_back(static_cast<std::uint32_t>(m0));  // this cell's partners: one run
           }
       runs.push_back(static_cast<std::uint32_t>(row.size()));
       merge_runs(row, runs, scratch);  // every cell's partners are in increasing slot order
