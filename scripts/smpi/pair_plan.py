@@ -29,8 +29,9 @@ The rules, as in the C++ (the comments there say why):
   above J's), weight = ordered pair interactions: 2 n_I n_J off the diagonal, n_I (n_I - 1) on
   it; pair k goes to rank min(P - 1, floor(mid2 P / (2 W))), mid2 = twice the midpoint of its
   weight in the running sum, W the total (integer arithmetic); on P <= 8 ranks with at most 2 P
-  tile pairs, the largest pairs first (stable: Z order among equals), each to the least loaded
-  rank (the lowest among equals), where that lowers the largest load;
+  tile pairs, the costliest pairs first (cost = weight x 7 on the diagonal, x 5 off it; stable:
+  Z order among equals), each to the least loaded rank (the lowest among equals), where that
+  lowers the largest cost;
 * leaf (I, t) belongs to the owner of the pair {I, t}; for every row tile I the maximal nodes of
   the fixed tree on [0, T) (node [lo, hi) splits at lo + (hi - lo) // 2) whose leaves have one
   owner are emitted by that owner;
@@ -139,15 +140,18 @@ class Plan:
             owner = np.minimum(P - 1, (2 * cum + w) * P // (2 * total))
         else:
             owner = np.zeros(len(w), dtype=np.int64)
-        if P <= 8 and len(w) <= 2 * P:  # few tile pairs: largest first to the least loaded rank
-            load_z = np.bincount(owner, weights=w, minlength=P)
+        if P <= 8 and len(w) <= 2 * P:  # few tile pairs: costliest first to the least loaded rank
+            cost = [int(wk) * (7 if i == j else 5) for wk, i, j in zip(w.tolist(), I.tolist(), J.tolist())]
+            cost_z = [0] * P
+            for k, r in enumerate(owner.tolist()):
+                cost_z[r] += cost[k]
             load = [0] * P
             lpt = np.zeros(len(w), dtype=np.int64)
-            for k in np.argsort(-w, kind="stable"):
+            for k in sorted(range(len(cost)), key=lambda k: -cost[k]):  # stable: Z order among equals
                 r = load.index(min(load))
                 lpt[k] = r
-                load[r] += int(w[k])
-            if max(load) < load_z.max():
+                load[r] += cost[k]
+            if max(load) < max(cost_z):
                 owner = lpt
                 self.lpt = True
         self.pairs_I, self.pairs_J, self.pairs_owner, self.pairs_weight = I, J, owner, w

@@ -61,6 +61,11 @@ const bool kKeys = declare_options({
      "messages on many ranks, four rounds per evaluation), direct (owners straight to readers and back: two rounds) "
      "or auto (direct on 2-8 ranks where it posts no more messages; parallel/pair_plan.hpp). The same bits",
      {"auto", "two_level", "direct"}, "dipolar"},
+    {"dipolar.pair_transport", OptionType::Choice, "auto",
+     "how the all-pairs path's rounds travel between ranks: messages (MPI Isend/Irecv), shared_memory (an MPI-3 "
+     "shared window: needs every rank on one node) or auto (shared_memory when 2 or more ranks are all on one "
+     "node; parallel/phase_exchange.hpp). The same bits",
+     {"auto", "messages", "shared_memory"}, "dipolar"},
     {"dipolar.order_parameters", OptionType::Bool, "false",
      "also observe the orientational order: polarization |sum mu_i| / (N |mubar|) and nematic_order, the largest "
      "eigenvalue of (1/N) sum (3 u_i u_i^T - I) / 2 with u_i = mu_i / |mu_i| (1: aligned, 0: isotropic)",
@@ -199,6 +204,10 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
   p.pair_messages = messages == "direct"      ? par::PairPlan::Messages::direct
                     : messages == "two_level" ? par::PairPlan::Messages::two_level
                                               : par::PairPlan::Messages::automatic;
+  const std::string transport = cfg.get_choice("dipolar.pair_transport", {"auto", "messages", "shared_memory"});
+  p.pair_transport = transport == "messages"        ? par::PhaseExchange::Transport::messages
+                     : transport == "shared_memory" ? par::PhaseExchange::Transport::shared_memory
+                                                    : par::PhaseExchange::Transport::automatic;
   p.cutoff_shift = cfg.get_bool("dipolar.cutoff_shift");
   if (p.cutoff_shift && !(p.cutoff > 0.0))
     throw UsageError("key 'dipolar.cutoff_shift' is true but dipolar.cutoff is 0 (all pairs); the shift needs a "
@@ -293,6 +302,12 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
     send_.resize(6 * range_.size());
     bodies_.resize(p_.n);
     plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank(), p_.pair_messages);
+    try {  // the rounds in the order of Round
+      exchange_ = par::PhaseExchange(ctx_.comm(), {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(), &plan_.sum_down()},
+                                     {1714, 1715, 1716, 1717}, p_.pair_transport);
+    } catch (const std::invalid_argument& e) {  // on every rank together
+      throw UsageError("key 'dipolar.pair_transport' has value 'shared_memory': " + std::string(e.what()));
+    }
 #ifdef SMPI_SAMPLE_FLOPS
     modelled_pairs_ = smpi_model_pairs();
     if (modelled_pairs_)  // (at least one value: SimGrid refuses an empty shared block; ranks without tile pairs)
@@ -449,33 +464,10 @@ void Dipolar::gather_partners(const double* y) {
   exchange_positions();
 }
 
-// One phase of the pair plan: out[k] to sends[k].rank, in[k] (resized) from recvs[k].rank, all
-// posted at once; a message to self changes places (out's buffer becomes in's, no copy).
-void Dipolar::run_phase(const par::PairPlan::Phase& phase, std::vector<std::vector<double>>& out,
-                        std::vector<std::vector<double>>& in, int tag) {
+// One round of the pair plan (parallel/phase_exchange.hpp: by messages or a shared window).
+void Dipolar::run_phase(Round round, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in) {
   par::ScopedTimer timer(ctx_.timers(), "comm");
-  const int me = ctx_.rank();
-  in.resize(phase.recvs.size());
-  requests_.clear();
-  for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
-    in[k].resize(phase.recvs[k].values);
-    if (phase.recvs[k].rank == me) continue;
-    requests_.emplace_back();
-    MPI_Irecv(in[k].data(), static_cast<int>(in[k].size()), MPI_DOUBLE, phase.recvs[k].rank, tag, ctx_.comm(),
-              &requests_.back());
-  }
-  for (std::size_t k = 0; k < phase.sends.size(); ++k) {
-    if (phase.sends[k].rank == me) {
-      const auto it = std::find_if(phase.recvs.begin(), phase.recvs.end(),
-                                   [&](const par::PairPlan::Peer& p) { return p.rank == me; });
-      std::swap(out[k], in[static_cast<std::size_t>(it - phase.recvs.begin())]);  // the same length
-      continue;
-    }
-    requests_.emplace_back();
-    MPI_Isend(out[k].data(), static_cast<int>(out[k].size()), MPI_DOUBLE, phase.sends[k].rank, tag, ctx_.comm(),
-              &requests_.back());
-  }
-  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  exchange_.run(static_cast<std::size_t>(round), out, in);
 }
 
 // The tiled path's positions: only the tiles this rank's tile pairs read, gathered at the root
@@ -510,14 +502,14 @@ void Dipolar::exchange_positions() {
     const double* v = &send_[6 * (j - range_.begin)];
     std::copy(v, v + 6, out);
   });
-  run_phase(up, pos_send_bufs_, pos_recv_bufs_, 1714);
+  run_phase(Round::pos_up, pos_send_bufs_, pos_recv_bufs_);
   unpack(up, pos_recv_bufs_, true);
   // pos_down: whole tiles from the roots' bodies_
   pack(down, false, [&](std::size_t j, double* out) {
     out[0] = bodies_.x[j], out[1] = bodies_.y[j], out[2] = bodies_.z[j];
     out[3] = bodies_.mx[j], out[4] = bodies_.my[j], out[5] = bodies_.mz[j];
   });
-  run_phase(down, pos_send_bufs_, pos_recv_bufs_, 1715);
+  run_phase(Round::pos_down, pos_send_bufs_, pos_recv_bufs_);
   unpack(down, pos_recv_bufs_, false);
 }
 
@@ -551,9 +543,9 @@ void Dipolar::compute_tiles(bool want_energy) {
   // send the sums to the bodies' owners (parallel/pair_plan.hpp: sum_up, sum_down; direct: the
   // roots are the owners).
   plan_.pack(leaves_, send_bufs_);
-  run_phase(plan_.sum_up(), send_bufs_, recv_bufs_, 1716);
+  run_phase(Round::sum_up, send_bufs_, recv_bufs_);
   plan_.finish(recv_bufs_, send_bufs_);
-  run_phase(plan_.sum_down(), send_bufs_, recv_bufs_, 1717);
+  run_phase(Round::sum_down, send_bufs_, recv_bufs_);
   plan_.scatter(recv_bufs_, sums_.data());
   const std::size_t nl = range_.size();
   for (std::size_t li = 0; li < nl; ++li)

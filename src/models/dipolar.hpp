@@ -67,6 +67,7 @@
 #include "parallel/periodic_box.hpp"
 #include "models/rigid_bodies.hpp"
 #include "parallel/pair_plan.hpp"
+#include "parallel/phase_exchange.hpp"
 #include "parallel/spatial_domains.hpp"
 
 namespace lie {
@@ -89,6 +90,7 @@ struct DipolarParams {
   std::array<std::size_t, 3> lattice{0, 0, 0};  // initial = lattice: sites per axis
   bool order_parameters = false;  // observe polarization and nematic_order (dipolar.order_parameters)
   par::PairPlan::Messages pair_messages = par::PairPlan::Messages::automatic;  // dipolar.pair_messages
+  par::PhaseExchange::Transport pair_transport = par::PhaseExchange::Transport::automatic;  // dipolar.pair_transport
   std::uint64_t seed = 1;
   std::string file, dataset = "/runs/run_00000/final_state";
 
@@ -167,10 +169,10 @@ class Dipolar final : public Model, public RigidBodySystem {
   // the spatial domains (cutoff path: homes and ghosts)
   void gather_partners(const double* y);
   void exchange_positions();
-  // One phase's messages, out[k] to sends[k].rank and in[k] from recvs[k].rank; a message to
-  // self is not copied: out's and in's buffers are swapped.
-  void run_phase(const par::PairPlan::Phase& phase, std::vector<std::vector<double>>& out,
-                 std::vector<std::vector<double>>& in, int tag);
+  // One round of the pair plan: out[k] to sends[k].rank, in[k] from recvs[k].rank (exchange_;
+  // a message to self is not copied: out's and in's buffers are swapped).
+  enum class Round { pos_up, pos_down, sum_up, sum_down };
+  void run_phase(Round round, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in);
   // Pair sums of every local body into sums_ (F_i, g_i, V_i: 7 values per body).
   void compute_rows(bool want_energy);
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).
@@ -200,7 +202,7 @@ class Dipolar final : public Model, public RigidBodySystem {
   bool modelled_pairs_ = false;           // SMPI only: LIEBENCH_SMPI_MODEL_PAIRS=1 (dipolar.cpp)
   std::vector<std::vector<double>> send_bufs_, recv_bufs_;          // leaf exchange
   std::vector<std::vector<double>> pos_send_bufs_, pos_recv_bufs_;  // position exchange
-  std::vector<MPI_Request> requests_;
+  par::PhaseExchange exchange_;            // tiled path: the plan's rounds, by messages or a shared window
   std::vector<dipolar::TileScratch> tile_scratch_;
   std::unique_ptr<par::SpatialDomains> domains_;      // cutoff path
   std::vector<double> pair_acc_;                      // cutoff path: accumulators (dipolar_kernel.hpp)

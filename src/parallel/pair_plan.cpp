@@ -69,7 +69,6 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
   for (const Item& it : items) total += weight(it.I, it.J);
   // Pair k goes to the rank whose share [r W / P, (r + 1) W / P) holds its weight's midpoint.
   std::vector<int> by_z(items.size(), 0);  // owner of items[k]
-  std::vector<std::uint64_t> load_z(static_cast<std::size_t>(ranks), 0);
   unsigned __int128 cum = 0;
   for (std::size_t k = 0; k < items.size(); ++k) {
     const std::uint64_t w = weight(items[k].I, items[k].J);
@@ -81,30 +80,37 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     }
     cum += w;
     by_z[k] = r;
-    load_z[static_cast<std::size_t>(r)] += w;
   }
-  // With at most two tile pairs per rank the contiguous Z-order cut can be far from even ([K]'s N = 100 on
-  // 2 ranks: 4032 | 4608 + 1260 ordered interactions, 59 % on one rank). Then the largest pairs
-  // first, each to the least loaded rank (ties: the lower rank), if that lowers the largest load
-  // (there: 4608 | 4032 + 1260, 53.5 %). Only for a few ranks (kLptRanks): on many the Z order's
-  // compact patches keep the messages few. A function of (n, tile, P) alone on every rank, and any
+  // With at most two tile pairs per rank the contiguous Z-order cut can be far from even. Then the
+  // costliest pairs first, each to the least loaded rank (ties: the lower rank), if that lowers the
+  // largest load. Cost, not count: a diagonal tile pair's ordered interactions weigh kDiagonalCost
+  // (7/5) times those off the diagonal -- its rows are shorter and each starts with a masked
+  // block (measured on [K]'s N = 100, tiles of 64 and 36, one core: 3.42-3.57 ns per pair on (0,0),
+  // 4.05-4.33 on (1,1), 2.56-2.62 on (0,1)). There the count-balanced split 4608 | 4032 + 1260
+  // (53.5 %) computed for 9.5-9.9 us on its busier rank, the Z-order cut 4032 | 4608 + 1260 for
+  // 8.5-8.7 us, which the costs keep. Only for a few ranks (kLptRanks): on many the Z order's compact
+  // patches keep the messages few. A function of (n, tile, P) alone on every rank, and any
   // assignment gives the same bits (header); scripts/smpi/pair_plan.py mirrors it.
   constexpr int kLptRanks = 8;
+  constexpr std::uint64_t kDiagonalCost = 7, kOffDiagonalCost = 5;
   std::vector<int> item_owner = by_z;
   if (ranks <= kLptRanks && items.size() <= 2 * static_cast<std::size_t>(ranks)) {
+    auto cost = [&](std::size_t k) {
+      return weight(items[k].I, items[k].J) * (items[k].I == items[k].J ? kDiagonalCost : kOffDiagonalCost);
+    };
+    std::vector<std::uint64_t> cost_z(static_cast<std::size_t>(ranks), 0);
+    for (std::size_t k = 0; k < items.size(); ++k) cost_z[static_cast<std::size_t>(by_z[k])] += cost(k);
     std::vector<std::size_t> order(items.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return weight(items[a].I, items[a].J) > weight(items[b].I, items[b].J);
-    });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost(a) > cost(b); });
     std::vector<int> lpt(items.size(), 0);
     std::vector<std::uint64_t> load(static_cast<std::size_t>(ranks), 0);
     for (std::size_t k : order) {
       const auto r = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
       lpt[k] = static_cast<int>(r);
-      load[r] += weight(items[k].I, items[k].J);
+      load[r] += cost(k);
     }
-    if (*std::max_element(load.begin(), load.end()) < *std::max_element(load_z.begin(), load_z.end())) item_owner = lpt;
+    if (*std::max_element(load.begin(), load.end()) < *std::max_element(cost_z.begin(), cost_z.end())) item_owner = lpt;
   }
   std::vector<int> owner(T * T, -1);  // owner of leaf (I, t)
   for (std::size_t k = 0; k < items.size(); ++k) {

@@ -14,9 +14,10 @@
 // contiguous pieces of balanced weight (ordered pair interactions), so a rank's pairs form a
 // compact 2-D patch of the upper triangle (few row and column tiles, as in Plimpton's force
 // decomposition). Any assignment gives the same bits; this one moves little. On at most 8 ranks
-// with at most two tile pairs per rank the largest pairs go first to the least loaded rank where
-// that evens the work better ([K]'s N = 100 on two ranks: 53.5 % instead of 59 % of the pairs on
-// the busier rank).
+// with at most two tile pairs per rank the costliest pairs go first to the least loaded rank where
+// that evens the estimated cost better (a diagonal tile pair's interactions cost 7/5 of the
+// others': pair_plan.cpp; [K]'s N = 100 on two ranks keeps the Z-order cut (0,0) | (0,1), (1,1),
+// 8.5-8.7 us on the busier rank against 9.5-9.9 us for the count-balanced 53.5 %).
 //
 // Communication in two levels through the root of each tile, root(t) = the owner of the
 // tile's first body (bodies: par::balanced_range(n, P, k)). With more ranks than tiles a tile's

@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
                     {"method", bench::Kind::Text, "rkmk4", "integrate mode: method (liebench list methods)"},
                     {"spread", bench::Kind::Real, "0", "dipolar.spread of the initial state"},
                     {"fast", bench::Kind::Flag, "", "plain reductions instead of the deterministic sums"},
+                    {"transport", bench::Kind::Text, "auto",
+                     "dipolar.pair_transport of the all-pairs path: auto, messages or shared_memory"},
                     {"box", bench::Kind::Int, "0",
                      "force mode: the cutoff path instead, S^3 bodies on a lattice at density 0.8 in a periodic cube, "
                      "rc 2.5, skin 0.3, LJ attraction (scripts/bench/dipolar_box_vs_lammps.sh's system); 0: off"}});
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
   const double h = args.real("h"), spread = args.real("spread");
   const bool fast = args.flag("fast");
   const long box = args.integer("box");
+  const std::string transport = args.text("transport");
   std::string bad;
   if (mode != "force" && mode != "integrate") bad = "--mode=" + mode + ": give force or integrate";
   else if (n < 2) bad = "--n=" + args.text("n") + ": give n >= 2";
@@ -72,6 +75,8 @@ int main(int argc, char** argv) {
   else if (mode == "integrate" && !(h > 0)) bad = "--h=" + args.text("h") + ": give a positive step";
   else if (box != 0 && (box < 5 || box > 400 || mode != "force"))
     bad = "--box=" + args.text("box") + ": give a lattice side S in 5..400 (the cube must be 2 rc wide) with --mode force";
+  else if (transport != "auto" && transport != "messages" && transport != "shared_memory")
+    bad = "--transport=" + transport + ": give auto, messages or shared_memory";
   if (!bad.empty()) {
     args.refuse(bad, rank == 0);
     MPI_Finalize();
@@ -88,13 +93,16 @@ int main(int argc, char** argv) {
          {"dipolar.periodic", "x, y, z"}, {"dipolar.cutoff", "2.5"}, {"dipolar.skin", "0.3"},
          {"dipolar.lj_attraction", "true"}, {"dipolar.seed", "1"}}));
   }
+  p.pair_transport = transport == "messages"        ? par::PhaseExchange::Transport::messages
+                     : transport == "shared_memory" ? par::PhaseExchange::Transport::shared_memory
+                                                    : par::PhaseExchange::Transport::automatic;
   Dipolar model(p, ctx);
   std::vector<double> y(model.space().state_size()), f(model.space().alg_size());
   model.initial_state(y.data());
   const double pairs = static_cast<double>(n) * static_cast<double>(n - 1);  // ordered pairs per evaluation
-  char layout[128];
-  std::snprintf(layout, sizeof layout, "ranks=%d threads=%d mode=%s sums=%s", ctx.size(), ctx.threads(), mode.c_str(),
-                fast ? "tiled_plain_reductions" : "tiled");
+  char layout[160];
+  std::snprintf(layout, sizeof layout, "ranks=%d threads=%d mode=%s sums=%s transport=%s", ctx.size(), ctx.threads(),
+                mode.c_str(), fast ? "tiled_plain_reductions" : "tiled", transport.c_str());
   if (mode == "force") {
     model.vector_field(0.0, y.data(), f.data());  // warm-up
     ctx.timers().clear();

@@ -133,14 +133,19 @@ TEST(DipolarMpi, SplittingsBitwiseForEveryLayout) {
 // boundaries, subtrees of the partner-tile tree come from several ranks), shared out over the
 // ranks and threads; 100 bodies make two tiles. The vector field and the potential energy must
 // not change by a bit, whichever way the plan moves positions and sums (dipolar.pair_messages:
-// two levels, direct, the plan's choice).
+// two levels, direct, the plan's choice) and whatever carries them (dipolar.pair_transport: MPI
+// messages, or the shared-memory window that auto takes on 2 or more ranks of one node).
 TEST(DipolarMpi, TiledPairSumsBitwiseForEveryLayout) {
   using M = par::PairPlan::Messages;
+  using T = par::PhaseExchange::Transport;
+  for (const T transport : {T::automatic, T::messages})
   for (const M messages : {M::automatic, M::two_level, M::direct})
   for (const std::size_t n : {100u, 1000u, 4500u}) {
-  SCOPED_TRACE("N = " + std::to_string(n) + (messages == M::direct ? ", direct" : messages == M::two_level ? ", two levels" : ""));
+  SCOPED_TRACE("N = " + std::to_string(n) + (messages == M::direct ? ", direct" : messages == M::two_level ? ", two levels" : "") +
+               (transport == T::messages ? ", MPI messages" : ""));
   DipolarParams p;
   p.pair_messages = messages;
+  p.pair_transport = transport;
   p.n = n;
   p.spread = n == 100 ? 15.0 : n == 1000 ? 40.0 : 70.0;
   p.seed = 9;

@@ -435,23 +435,28 @@ TEST(DipolarPairs, PlanBalancesWorkAtN64000On1024Ranks) {
               tile, max_bodies, max_send, max_recv, max_peers, max_owner_peers);
 }
 
-// At most two tile pairs per rank (up to 8 ranks): the largest first to the least loaded rank when that evens the work
-// better than the Z-order cut. [K]'s N = 100 (tiles of 64 and 36) on 2 ranks: 4608 | 4032 + 1260
-// ordered interactions (the Z-order cut gave 4032 | 4608 + 1260, 59 % on one rank); on 3 ranks one
-// tile pair each. Every tile pair is still computed once (the sum over ranks).
-TEST(DipolarPairs, FewTilePairsAreBalancedLargestFirst) {
-  const std::size_t n = 100, tile = tile_size_for(n);
-  ASSERT_EQ(tile, 64u);
-  const double W = 100.0 * 99.0;
-  for (const int P : {2, 3}) {
-    double total = 0.0, largest = 0.0;
+// At most two tile pairs per rank (up to 8 ranks): the costliest first to the least loaded rank when that evens the
+// estimated cost (a diagonal tile pair's interactions weigh 7/5, pair_plan.cpp) better than the Z-order cut. [K]'s
+// N = 100 (tiles of 64 and 36) on 2 ranks keeps the Z-order cut (0,0) | (0,1), (1,1): costs 28224 | 32340 where the
+// count-balanced 4608 | 4032 + 1260 costs 23040 | 37044 (and ran 9.5-9.9 us per evaluation on its busier rank
+// against 8.5-8.7). N = 128 (two tiles of 64) on 2 ranks: the Z-order cut puts (0,1) and (1,1) together (costs
+// 28224 | 69184), largest first gives (0,1) | (0,0), (1,1) (40960 | 56448). On 3 ranks one tile pair each. Every
+// tile pair is still computed once (the sum over ranks).
+TEST(DipolarPairs, FewTilePairsAreBalancedByCost) {
+  using Pairs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  for (const auto& [n, P, want] :
+       {std::tuple{std::size_t{100}, 2, std::vector<Pairs>{{{0, 0}}, {{0, 1}, {1, 1}}}},
+        std::tuple{std::size_t{128}, 2, std::vector<Pairs>{{{0, 1}}, {{0, 0}, {1, 1}}}},
+        std::tuple{std::size_t{100}, 3, std::vector<Pairs>{{{0, 0}}, {{0, 1}}, {{1, 1}}}}}) {
+    const std::size_t tile = tile_size_for(n);
+    ASSERT_EQ(tile, 64u);
+    double total = 0.0;
     for (int r = 0; r < P; ++r) {
       const PairPlan plan(n, tile, kSlotFields, P, r);
       total += plan.interactions();
-      largest = std::max(largest, plan.interactions());
+      EXPECT_EQ(plan.tile_pairs(), want[static_cast<std::size_t>(r)]) << "n = " << n << ", P = " << P << ", rank " << r;
     }
-    EXPECT_EQ(total, W) << "P = " << P;
-    EXPECT_EQ(largest, P == 2 ? 4032.0 + 1260.0 : 4608.0) << "P = " << P;
+    EXPECT_EQ(total, static_cast<double>(n) * static_cast<double>(n - 1)) << "n = " << n << ", P = " << P;
   }
 }
 
