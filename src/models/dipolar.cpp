@@ -465,9 +465,10 @@ void Dipolar::gather_partners(const double* y) {
 }
 
 // One round of the pair plan (parallel/phase_exchange.hpp: by messages or a shared window).
-void Dipolar::run_phase(Round round, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in) {
+void Dipolar::run_phase(Round round) {
   par::ScopedTimer timer(ctx_.timers(), "comm");
-  exchange_.run(static_cast<std::size_t>(round), out, in);
+  RoundBuffers& b = round_bufs_[static_cast<std::size_t>(round)];
+  exchange_.run(static_cast<std::size_t>(round), b.out, b.in);
 }
 
 // The tiled path's positions: only the tiles this rank's tile pairs read, gathered at the root
@@ -487,30 +488,32 @@ void Dipolar::exchange_positions() {
     }
   };
   // one phase's messages, body after body (6 values each) from `body(j, out)`
-  auto pack = [&](const par::PairPlan::Phase& phase, bool self, auto&& body) {
-    pos_send_bufs_.resize(phase.sends.size());
+  auto pack = [&](const par::PairPlan::Phase& phase, std::vector<std::vector<double>>& bufs, bool self, auto&& body) {
+    bufs.resize(phase.sends.size());
     for (std::size_t k = 0; k < phase.sends.size(); ++k) {
-      pos_send_bufs_[k].resize(phase.sends[k].values);
+      bufs[k].resize(phase.sends[k].values);
       if (!self && phase.sends[k].rank == me) continue;
-      double* out = pos_send_bufs_[k].data();
+      double* out = bufs[k].data();
       for (const par::PairPlan::Block& blk : phase.sends[k].blocks)
         for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, out += 6) body(j, out);
     }
   };
   // pos_up: my bodies, packed in send_ (6 per body)
-  pack(up, true, [&](std::size_t j, double* out) {
+  RoundBuffers& ub = round_bufs_[static_cast<std::size_t>(Round::pos_up)];
+  pack(up, ub.out, true, [&](std::size_t j, double* out) {
     const double* v = &send_[6 * (j - range_.begin)];
     std::copy(v, v + 6, out);
   });
-  run_phase(Round::pos_up, pos_send_bufs_, pos_recv_bufs_);
-  unpack(up, pos_recv_bufs_, true);
+  run_phase(Round::pos_up);
+  unpack(up, ub.in, true);
   // pos_down: whole tiles from the roots' bodies_
-  pack(down, false, [&](std::size_t j, double* out) {
+  RoundBuffers& db = round_bufs_[static_cast<std::size_t>(Round::pos_down)];
+  pack(down, db.out, false, [&](std::size_t j, double* out) {
     out[0] = bodies_.x[j], out[1] = bodies_.y[j], out[2] = bodies_.z[j];
     out[3] = bodies_.mx[j], out[4] = bodies_.my[j], out[5] = bodies_.mz[j];
   });
-  run_phase(Round::pos_down, pos_send_bufs_, pos_recv_bufs_);
-  unpack(down, pos_recv_bufs_, false);
+  run_phase(Round::pos_down);
+  unpack(down, db.in, false);
 }
 
 void Dipolar::compute_tiles(bool want_energy) {
@@ -542,11 +545,13 @@ void Dipolar::compute_tiles(bool want_energy) {
   // Maximal owned subtrees to the roots of their row tiles' segments, who finish the trees and
   // send the sums to the bodies' owners (parallel/pair_plan.hpp: sum_up, sum_down; direct: the
   // roots are the owners).
-  plan_.pack(leaves_, send_bufs_);
-  run_phase(Round::sum_up, send_bufs_, recv_bufs_);
-  plan_.finish(recv_bufs_, send_bufs_);
-  run_phase(Round::sum_down, send_bufs_, recv_bufs_);
-  plan_.scatter(recv_bufs_, sums_.data());
+  RoundBuffers& up = round_bufs_[static_cast<std::size_t>(Round::sum_up)];
+  RoundBuffers& down = round_bufs_[static_cast<std::size_t>(Round::sum_down)];
+  plan_.pack(leaves_, up.out);
+  run_phase(Round::sum_up);
+  plan_.finish(up.in, down.out);
+  run_phase(Round::sum_down);
+  plan_.scatter(down.in, sums_.data());
   const std::size_t nl = range_.size();
   for (std::size_t li = 0; li < nl; ++li)
     for (int k = 3; k < 6; ++k) sums_[7 * li + static_cast<std::size_t>(k)] *= kappa;  // g_i = kappa h_i

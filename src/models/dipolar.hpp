@@ -169,10 +169,10 @@ class Dipolar final : public Model, public RigidBodySystem {
   // the spatial domains (cutoff path: homes and ghosts)
   void gather_partners(const double* y);
   void exchange_positions();
-  // One round of the pair plan: out[k] to sends[k].rank, in[k] from recvs[k].rank (exchange_;
-  // a message to self is not copied: out's and in's buffers are swapped).
+  // One round of the pair plan: round_bufs_[round].out[k] to sends[k].rank, .in[k] from
+  // recvs[k].rank (exchange_; a message to self is not copied: out's and in's buffers are swapped).
   enum class Round { pos_up, pos_down, sum_up, sum_down };
-  void run_phase(Round round, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in);
+  void run_phase(Round round);
   // Pair sums of every local body into sums_ (F_i, g_i, V_i: 7 values per body).
   void compute_rows(bool want_energy);
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).
@@ -200,8 +200,11 @@ class Dipolar final : public Model, public RigidBodySystem {
   std::vector<double> leaf_store_;        // this rank's leaves (plan_.leaf_values())
   double* leaves_ = nullptr;              // leaf_store_.data(), or one shared block (SMPI, modelled pairs)
   bool modelled_pairs_ = false;           // SMPI only: LIEBENCH_SMPI_MODEL_PAIRS=1 (dipolar.cpp)
-  std::vector<std::vector<double>> send_bufs_, recv_bufs_;          // leaf exchange
-  std::vector<std::vector<double>> pos_send_bufs_, pos_recv_bufs_;  // position exchange
+  // messages of each round (Round), apart: no reallocation when the rounds' lengths differ
+  struct RoundBuffers {
+    std::vector<std::vector<double>> out, in;
+  };
+  std::array<RoundBuffers, 4> round_bufs_;
   par::PhaseExchange exchange_;            // tiled path: the plan's rounds, by messages or a shared window
   std::vector<dipolar::TileScratch> tile_scratch_;
   std::unique_ptr<par::SpatialDomains> domains_;      // cutoff path
