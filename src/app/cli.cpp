@@ -363,8 +363,6 @@ int affinity_cpus() {
   return CPU_COUNT(&set);
 }
 
-int node_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
 /// Threads per rank as libgomp will choose them: OMP_NUM_THREADS (first level) or the CPUs
 /// this process may run on.
 long planned_threads() {
@@ -393,7 +391,7 @@ void passive_wait_if_oversubscribed(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("LIEBENCH_WAIT_POLICY_SET") || threads_bound_by_user()) return;
   const long threads = planned_threads();
   const int mask = affinity_cpus();
-  const bool over = launcher_local_ranks() * threads > node_cores() || (mask > 0 && threads > mask);
+  const bool over = par::ranks_exceed_cores(launcher_local_ranks(), threads) || (mask > 0 && threads > mask);
   if (!over) return;
   setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
   setenv("LIEBENCH_WAIT_POLICY_SET", "1", 1);  // once only, and tells the check below
@@ -408,11 +406,11 @@ void check_oversubscription() {
   MPI_Comm_size(node, &local);
   MPI_Comm_rank(node, &local_rank);
   MPI_Comm_free(&node);
-  const int threads = omp_get_max_threads(), cores = node_cores();
+  const int threads = omp_get_max_threads(), cores = par::node_cores();
   const int mask = threads_bound_by_user() ? 0 : affinity_cpus();  // bound: the mask is one place
   const char* policy = std::getenv("OMP_WAIT_POLICY");
   const bool passive = policy && (std::string(policy) == "PASSIVE" || std::string(policy) == "passive");
-  const int over = (static_cast<long>(local) * threads > cores || (mask > 0 && threads > mask)) && !passive ? 1 : 0;
+  const int over = (par::ranks_exceed_cores(local, threads) || (mask > 0 && threads > mask)) && !passive ? 1 : 0;
   int any = over;
   MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any && g_rank == 0)

@@ -6,8 +6,13 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 namespace lie::par {
+
+int node_cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+bool ranks_exceed_cores(long node_ranks, long threads) { return node_ranks * threads > node_cores(); }
 
 Range balanced_range(std::size_t n, int parts, int index) {
   const std::size_t p = static_cast<std::size_t>(parts), i = static_cast<std::size_t>(index);

@@ -70,6 +70,12 @@ class Context {
   mutable Timers timers_;
 };
 
+/// CPUs of this node (std::thread::hardware_concurrency, at least 1).
+int node_cores();
+/// node_ranks x threads above the node's cores: spinning waits (OpenMP's active policy, a rank
+/// polling for a message) then take the cores from the ranks they wait for (50-100x slower runs).
+bool ranks_exceed_cores(long node_ranks, long threads);
+
 /// The string of rank `root`, on every rank of `comm` (collective).
 std::string broadcast_string(const std::string& s, int root, MPI_Comm comm);
 

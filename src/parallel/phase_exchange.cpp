@@ -7,8 +7,9 @@
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 #include <utility>
+
+#include "parallel/context.hpp"
 
 namespace lie::par {
 
@@ -47,7 +48,7 @@ void store_release(std::uint64_t* p, std::uint64_t v) {
 PhaseExchange::PhaseExchange(MPI_Comm comm, std::vector<const PairPlan::Phase*> phases, std::vector<int> tags,
                              Transport transport)
     : comm_(comm), phases_(std::move(phases)), tags_(std::move(tags)) {
-  if (tags_.size() != phases_.size()) throw std::invalid_argument("PhaseExchange: one tag per phase");
+  if (tags_.size() != phases_.size()) throw std::logic_error("PhaseExchange: one tag per phase");
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &ranks_);
   transport_ = Transport::messages;
@@ -114,8 +115,7 @@ PhaseExchange::PhaseExchange(MPI_Comm comm, std::vector<const PairPlan::Phase*> 
     MPI_Barrier(comm_);  // nobody writes a flag before its owner has zeroed it
     sequence_.assign(P, 0);
     // ranks x threads above the cores of the node: yield at once instead of spinning
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    spins_ = static_cast<unsigned>(node_ranks) * static_cast<unsigned>(std::max(1, omp_get_max_threads())) > cores ? 16u : 1u << 14;
+    spins_ = ranks_exceed_cores(node_ranks, std::max(1, omp_get_max_threads())) ? 16u : 1u << 14;
   }
 #endif
 }
