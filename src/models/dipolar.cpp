@@ -64,7 +64,7 @@ const bool kKeys = declare_options({
     {"dipolar.pair_transport", OptionType::Choice, "auto",
      "how the all-pairs path's rounds travel between ranks: messages (MPI Isend/Irecv), shared_memory (an MPI-3 "
      "shared window: needs every rank on one node) or auto (shared_memory when 2 or more ranks are all on one "
-     "node; parallel/phase_exchange.hpp). The same bits",
+     "node and each rank's window stays within 4 MiB; parallel/phase_exchange.hpp). The same bits",
      {"auto", "messages", "shared_memory"}, "dipolar"},
     {"dipolar.order_parameters", OptionType::Bool, "false",
      "also observe the orientational order: polarization |sum mu_i| / (N |mubar|) and nematic_order, the largest "

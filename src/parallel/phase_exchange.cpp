@@ -16,6 +16,7 @@ namespace lie::par {
 namespace {
 
 constexpr std::size_t kLine = 64;  // a flag per cache line; buffers start on a line
+constexpr unsigned long long kAutoSegmentBytes = 4ull << 20;  // auto: the window up to 4 MiB per rank
 
 std::size_t round_up(std::size_t bytes) { return (bytes + kLine - 1) / kLine * kLine; }
 
@@ -70,16 +71,30 @@ PhaseExchange::PhaseExchange(MPI_Comm comm, std::vector<const PairPlan::Phase*> 
                                   " ranks share this one); use messages or auto");
     if (one_node && (ranks_ > 1 || transport == Transport::shared_memory)) transport_ = Transport::shared_memory;
   }
+  const std::size_t P = phases_.size(), R = static_cast<std::size_t>(ranks_);
+  // my segment: 2 P R flags, then per phase and receive the two buffers of the message
+  std::size_t bytes = 2 * P * R * kLine;
   if (transport_ == Transport::shared_memory) {
-    const std::size_t P = phases_.size(), R = static_cast<std::size_t>(ranks_);
-    // my segment: 2 P R flags, then per phase and receive the two buffers of the message
-    std::size_t bytes = 2 * P * R * kLine;
     recv_offset_.assign(P, {});
     for (std::size_t p = 0; p < P; ++p)
       for (const PairPlan::Peer& peer : phases_[p]->recvs) {
         recv_offset_[p].push_back(bytes);
         if (peer.rank != rank_) bytes += 2 * round_up(peer.values * sizeof(double));
       }
+  }
+  if (transport_ == Transport::shared_memory && transport == Transport::automatic) {
+    // auto: the window only where its segments are small (latency-bound rounds; large messages
+    // go as fast by Open MPI's single-copy path, and the segments live in /dev/shm, which
+    // containers keep small)
+    unsigned long long largest = bytes;
+    const unsigned long long mine = bytes;
+    MPI_Allreduce(&mine, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm_);
+    if (largest > kAutoSegmentBytes) {
+      transport_ = Transport::messages;
+      recv_offset_.clear();
+    }
+  }
+  if (transport_ == Transport::shared_memory) {
     // where my messages land: every receiver tells every sender (offset, values) per phase
     send_offset_.assign(P, {});
     std::vector<std::int64_t> tell(2 * R), told(2 * R);

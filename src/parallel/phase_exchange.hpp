@@ -39,8 +39,9 @@ namespace lie::par {
 
 class PhaseExchange {
  public:
-  /// automatic: shared_memory when the communicator has 2 or more ranks, all on one node (and the
-  /// build is not SimGrid's SMPI, whose simulated network must see the messages), else messages.
+  /// automatic: shared_memory when the communicator has 2 or more ranks, all on one node, and
+  /// every rank's segment (its messages' buffers, twice) is at most 4 MiB (and the build is not
+  /// SimGrid's SMPI, whose simulated network must see the messages); else messages.
   enum class Transport { automatic, messages, shared_memory };
 
   PhaseExchange() = default;

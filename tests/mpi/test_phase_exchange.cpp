@@ -114,3 +114,18 @@ TEST(PhaseExchangeMpi, ASenderWaitsForItsReceiverToReadBeforeReusingABuffer) {
   }
   EXPECT_EQ(wrong, 0u);
 }
+
+// auto takes the window only where every rank's segment is at most 4 MiB: N = 64000 on 2-4 ranks
+// receives megabytes of positions per round (large messages go as fast by MPI's single-copy path,
+// and the segments would live in /dev/shm), so it keeps the messages -- and still delivers.
+TEST(PhaseExchangeMpi, AutomaticKeepsMessagesWhereTheSegmentsWouldBeLarge) {
+  int P = 1, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const std::size_t n = 64000;
+  const PairPlan plan(n, dipolar::tile_size_for(n), dipolar::kSlotFields, P, me, PairPlan::Messages::direct);
+  PhaseExchange ex(MPI_COMM_WORLD, {&plan.pos_up(), &plan.pos_down(), &plan.sum_up(), &plan.sum_down()},
+                   {31, 32, 33, 34}, PhaseExchange::Transport::automatic);
+  EXPECT_EQ(ex.transport(), PhaseExchange::Transport::messages);
+  EXPECT_EQ(run_rounds(plan, ex, 2, -1), 0u);
+}
