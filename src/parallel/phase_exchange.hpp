@@ -1,6 +1,7 @@
 #pragma once
 // The rounds of point-to-point messages of a PairPlan (its phases), by MPI messages or through
-// an MPI-3 shared-memory window when every rank of the communicator is on one node (issue 27).
+// an MPI-3 shared-memory window when every rank of the communicator is on one node (issue 27;
+// auto: also only where every rank's segment stays within 4 MiB, see Transport).
 //
 // Why: [K]'s N = 100 on two ranks exchanges 2400-2800 bytes each way twice per evaluation. On
 // this VM (Open MPI 4.1, vader) an Isend/Irecv round of 2400 bytes each way takes 2.2 us, 8 bytes
