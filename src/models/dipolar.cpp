@@ -302,6 +302,15 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
     send_.resize(6 * range_.size());
     bodies_.resize(p_.n);
     plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank(), p_.pair_messages);
+    {  // my tile pairs that read only tiles no other rank sends in pos_down (exchange_positions)
+      std::vector<char> received(plan_.tiles(), 0);
+      for (const par::PairPlan::Peer& peer : plan_.pos_down().recvs)
+        if (peer.rank != ctx_.rank())
+          for (const par::PairPlan::Block& blk : peer.blocks) received[blk.tile] = 1;
+      const auto& pairs = plan_.tile_pairs();
+      for (std::size_t k = 0; k < pairs.size(); ++k)
+        (received[pairs[k].first] || received[pairs[k].second] ? remote_pairs_ : local_pairs_).push_back(k);
+    }
     try {  // the rounds in the order of Round
       exchange_ = par::PhaseExchange(ctx_.comm(), {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(), &plan_.sum_down()},
                                      {1714, 1715, 1716, 1717}, p_.pair_transport);
@@ -471,22 +480,27 @@ void Dipolar::run_phase(Round round) {
   exchange_.run(static_cast<std::size_t>(round), b.out, b.in);
 }
 
+// Received positions into bodies_ (6 values per body, blocks in order); a message to self is
+// skipped unless `self` (pos_down's: a root's own tiles are in bodies_ after pos_up).
+void Dipolar::unpack_positions(const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& in,
+                               bool self) {
+  for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
+    if (!self && phase.recvs[k].rank == ctx_.rank()) continue;
+    const double* v = in[k].data();
+    for (const par::PairPlan::Block& blk : phase.recvs[k].blocks)
+      for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, v += 6) bodies_.set(j, v, v + 3);
+  }
+}
+
 // The tiled path's positions: only the tiles this rank's tile pairs read, gathered at the root
 // of each segment and sent on whole (parallel/pair_plan.hpp: pos_up, pos_down; two levels: a
-// segment is a tile, direct: an owner's piece of it, so pos_up is a copy to self).
+// segment is a tile, direct: an owner's piece of it, so pos_up is a copy to self). pos_down is
+// only started here: compute_tiles runs the tile pairs that read no received tile first, then
+// finishes it (finish_positions).
 void Dipolar::exchange_positions() {
   const par::PairPlan::Phase& up = plan_.pos_up();
   const par::PairPlan::Phase& down = plan_.pos_down();
   const int me = ctx_.rank();
-  // pos_down's message to self is skipped: a root's own tiles are in bodies_ after pos_up
-  auto unpack = [&](const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& in, bool self) {
-    for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
-      if (!self && phase.recvs[k].rank == me) continue;
-      const double* v = in[k].data();
-      for (const par::PairPlan::Block& blk : phase.recvs[k].blocks)
-        for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, v += 6) bodies_.set(j, v, v + 3);
-    }
-  };
   // one phase's messages, body after body (6 values each) from `body(j, out)`
   auto pack = [&](const par::PairPlan::Phase& phase, std::vector<std::vector<double>>& bufs, bool self, auto&& body) {
     bufs.resize(phase.sends.size());
@@ -505,15 +519,29 @@ void Dipolar::exchange_positions() {
     std::copy(v, v + 6, out);
   });
   run_phase(Round::pos_up);
-  unpack(up, ub.in, true);
+  unpack_positions(up, ub.in, true);
   // pos_down: whole tiles from the roots' bodies_
   RoundBuffers& db = round_bufs_[static_cast<std::size_t>(Round::pos_down)];
   pack(down, db.out, false, [&](std::size_t j, double* out) {
     out[0] = bodies_.x[j], out[1] = bodies_.y[j], out[2] = bodies_.z[j];
     out[3] = bodies_.mx[j], out[4] = bodies_.my[j], out[5] = bodies_.mz[j];
   });
-  run_phase(Round::pos_down);
-  unpack(down, db.in, false);
+  {
+    par::ScopedTimer timer(ctx_.timers(), "comm");
+    exchange_.start(static_cast<std::size_t>(Round::pos_down), db.out, db.in);
+  }
+  positions_pending_ = true;
+}
+
+void Dipolar::finish_positions() {
+  if (!positions_pending_) return;
+  positions_pending_ = false;
+  RoundBuffers& db = round_bufs_[static_cast<std::size_t>(Round::pos_down)];
+  {
+    par::ScopedTimer timer(ctx_.timers(), "comm");
+    exchange_.finish(static_cast<std::size_t>(Round::pos_down), db.in);
+  }
+  unpack_positions(plan_.pos_down(), db.in, false);
 }
 
 void Dipolar::compute_tiles(bool want_energy) {
@@ -521,6 +549,7 @@ void Dipolar::compute_tiles(bool want_energy) {
   const auto& pairs = plan_.tile_pairs();
 #ifdef SMPI_SAMPLE_FLOPS
   if (modelled_pairs_) {
+    finish_positions();
     smpi_execute_flops_benched(plan_.interactions());  // ordered pair interactions of my tile pairs
   } else
 #endif
@@ -531,16 +560,24 @@ void Dipolar::compute_tiles(bool want_energy) {
       dipolar::tile_pair_leaves(bodies_, I, J, kappa, pair_, want_energy, leaves_ + plan_.leaf_offset(I, J),
                                 leaves_ + plan_.leaf_offset(J, I), scratch);
     };
-    if (par::use_threads(pairs.size(), 2)) {
+    auto run_pairs = [&](const std::vector<std::size_t>& ks) {
+      if (par::use_threads(ks.size(), 2)) {
 #pragma omp parallel
-      {
-        dipolar::TileScratch& scratch = tile_scratch_[static_cast<std::size_t>(omp_get_thread_num())];
+        {
+          dipolar::TileScratch& scratch = tile_scratch_[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
-        for (std::size_t k = 0; k < pairs.size(); ++k) tile_pair(k, scratch);
+          for (std::size_t q = 0; q < ks.size(); ++q) tile_pair(ks[q], scratch);
+        }
+      } else {  // no parallel region (parallel/loops.hpp)
+        for (const std::size_t k : ks) tile_pair(k, tile_scratch_[0]);
       }
-    } else {  // no parallel region (parallel/loops.hpp)
-      for (std::size_t k = 0; k < pairs.size(); ++k) tile_pair(k, tile_scratch_[0]);
-    }
+    };
+    // Each tile pair's leaves are its own (any order gives the same bits): those that read no
+    // received tile while pos_down is in flight ([K]'s N = 100 on two ranks: (1,1) on the rank
+    // that owns tile 1), then the others.
+    run_pairs(local_pairs_);
+    finish_positions();
+    run_pairs(remote_pairs_);
   }
   // Maximal owned subtrees to the roots of their row tiles' segments, who finish the trees and
   // send the sums to the bodies' owners (parallel/pair_plan.hpp: sum_up, sum_down; direct: the

@@ -168,7 +168,9 @@ class Dipolar final : public Model, public RigidBodySystem {
   // (q_j, mu_j) of the partners: into bodies_ (tiled: the needed tiles, exchange_positions) or
   // the spatial domains (cutoff path: homes and ghosts)
   void gather_partners(const double* y);
-  void exchange_positions();
+  void exchange_positions();  // pos_up, then pos_down started (positions_pending_)
+  void finish_positions();    // pos_down finished and unpacked, if pending
+  void unpack_positions(const par::PairPlan::Phase& phase, const std::vector<std::vector<double>>& in, bool self);
   // One round of the pair plan: round_bufs_[round].out[k] to sends[k].rank, .in[k] from
   // recvs[k].rank (exchange_; a message to self is not copied: out's and in's buffers are swapped).
   enum class Round { pos_up, pos_down, sum_up, sum_down };
@@ -205,6 +207,8 @@ class Dipolar final : public Model, public RigidBodySystem {
     std::vector<std::vector<double>> out, in;
   };
   std::array<RoundBuffers, 4> round_bufs_;
+  std::vector<std::size_t> local_pairs_, remote_pairs_;  // my tile pairs without / with a tile from pos_down
+  bool positions_pending_ = false;                       // pos_down started, not finished
   par::PhaseExchange exchange_;            // tiled path: the plan's rounds, by messages or a shared window
   std::vector<dipolar::TileScratch> tile_scratch_;
   std::unique_ptr<par::SpatialDomains> domains_;      // cutoff path

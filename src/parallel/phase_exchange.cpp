@@ -187,41 +187,29 @@ void PhaseExchange::swap_self(const PairPlan::Phase& phase, std::vector<std::vec
   }
 }
 
-void PhaseExchange::run(std::size_t index, std::vector<std::vector<double>>& out,
-                        std::vector<std::vector<double>>& in) {
+void PhaseExchange::start(std::size_t index, std::vector<std::vector<double>>& out,
+                          std::vector<std::vector<double>>& in) {
   const PairPlan::Phase& phase = *phases_.at(index);
   in.resize(phase.recvs.size());
   for (std::size_t k = 0; k < phase.recvs.size(); ++k) in[k].resize(phase.recvs[k].values);
-  if (transport_ == Transport::shared_memory)
-    run_shared(index, out, in);
-  else
-    run_messages(index, out, in);
-}
-
-void PhaseExchange::run_messages(std::size_t index, std::vector<std::vector<double>>& out,
-                                 std::vector<std::vector<double>>& in) {
-  const PairPlan::Phase& phase = *phases_[index];
-  const int tag = tags_[index];
-  requests_.clear();
-  for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
-    if (phase.recvs[k].rank == rank_) continue;
-    requests_.emplace_back();
-    MPI_Irecv(in[k].data(), static_cast<int>(in[k].size()), MPI_DOUBLE, phase.recvs[k].rank, tag, comm_,
-              &requests_.back());
+  if (transport_ == Transport::messages) {
+    const int tag = tags_[index];
+    requests_.clear();
+    for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
+      if (phase.recvs[k].rank == rank_) continue;
+      requests_.emplace_back();
+      MPI_Irecv(in[k].data(), static_cast<int>(in[k].size()), MPI_DOUBLE, phase.recvs[k].rank, tag, comm_,
+                &requests_.back());
+    }
+    swap_self(phase, out, in);
+    for (std::size_t k = 0; k < phase.sends.size(); ++k) {
+      if (phase.sends[k].rank == rank_) continue;
+      requests_.emplace_back();
+      MPI_Isend(out[k].data(), static_cast<int>(out[k].size()), MPI_DOUBLE, phase.sends[k].rank, tag, comm_,
+                &requests_.back());
+    }
+    return;
   }
-  swap_self(phase, out, in);
-  for (std::size_t k = 0; k < phase.sends.size(); ++k) {
-    if (phase.sends[k].rank == rank_) continue;
-    requests_.emplace_back();
-    MPI_Isend(out[k].data(), static_cast<int>(out[k].size()), MPI_DOUBLE, phase.sends[k].rank, tag, comm_,
-              &requests_.back());
-  }
-  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-}
-
-void PhaseExchange::run_shared(std::size_t index, std::vector<std::vector<double>>& out,
-                               std::vector<std::vector<double>>& in) {
-  const PairPlan::Phase& phase = *phases_[index];
   const std::uint64_t s = ++sequence_[index];
   const std::size_t parity = s & 1u;
   for (std::size_t k = 0; k < phase.sends.size(); ++k) {
@@ -235,6 +223,16 @@ void PhaseExchange::run_shared(std::size_t index, std::vector<std::vector<double
     store_release(flag(d, 0, index, rank_), s);
   }
   swap_self(phase, out, in);
+}
+
+void PhaseExchange::finish(std::size_t index, std::vector<std::vector<double>>& in) {
+  if (transport_ == Transport::messages) {
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+    return;
+  }
+  const PairPlan::Phase& phase = *phases_.at(index);
+  const std::uint64_t s = sequence_[index];
+  const std::size_t parity = s & 1u;
   for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
     const int r = phase.recvs[k].rank;
     if (r == rank_) continue;

@@ -61,11 +61,18 @@ class PhaseExchange {
   Transport transport() const { return transport_; }
   /// One round of phase `index`: out[k] goes to phases[index]->sends[k].rank, in[k] (resized)
   /// comes from recvs[k].rank. out[k] must hold sends[k].values doubles.
-  void run(std::size_t index, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in);
+  void run(std::size_t index, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in) {
+    start(index, out, in);
+    finish(index, in);
+  }
+  /// run() in two halves, so that work that needs no received value can go between them: start
+  /// sends (messages: posts the receives and sends; window: copies out, releases the flags) and
+  /// moves a message to self; finish receives. One round in flight at a time; out[k] must not be
+  /// written before finish returns (messages: the sends may still read it).
+  void start(std::size_t index, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in);
+  void finish(std::size_t index, std::vector<std::vector<double>>& in);
 
  private:
-  void run_messages(std::size_t index, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in);
-  void run_shared(std::size_t index, std::vector<std::vector<double>>& out, std::vector<std::vector<double>>& in);
   void swap_self(const PairPlan::Phase& phase, std::vector<std::vector<double>>& out,
                  std::vector<std::vector<double>>& in) const;
   void free_window() noexcept;
