@@ -205,9 +205,7 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
                     : messages == "two_level" ? par::PairPlan::Messages::two_level
                                               : par::PairPlan::Messages::automatic;
   const std::string transport = cfg.get_choice("dipolar.pair_transport", {"auto", "messages", "shared_memory"});
-  p.pair_transport = transport == "messages"        ? par::PhaseExchange::Transport::messages
-                     : transport == "shared_memory" ? par::PhaseExchange::Transport::shared_memory
-                                                    : par::PhaseExchange::Transport::automatic;
+  p.pair_transport = par::PhaseExchange::transport_named(transport);
   p.cutoff_shift = cfg.get_bool("dipolar.cutoff_shift");
   if (p.cutoff_shift && !(p.cutoff > 0.0))
     throw UsageError("key 'dipolar.cutoff_shift' is true but dipolar.cutoff is 0 (all pairs); the shift needs a "
@@ -473,11 +471,22 @@ void Dipolar::gather_partners(const double* y) {
   exchange_positions();
 }
 
-// One round of the pair plan (parallel/phase_exchange.hpp: by messages or a shared window).
-void Dipolar::run_phase(Round round) {
+// One round of the pair plan (parallel/phase_exchange.hpp: by messages or a shared window), or
+// its two halves, timed as comm.
+void Dipolar::start_round(Round round) {
   par::ScopedTimer timer(ctx_.timers(), "comm");
   RoundBuffers& b = round_bufs_[static_cast<std::size_t>(round)];
-  exchange_.run(static_cast<std::size_t>(round), b.out, b.in);
+  exchange_.start(static_cast<std::size_t>(round), b.out, b.in);
+}
+
+void Dipolar::finish_round(Round round) {
+  par::ScopedTimer timer(ctx_.timers(), "comm");
+  exchange_.finish(static_cast<std::size_t>(round), round_bufs_[static_cast<std::size_t>(round)].in);
+}
+
+void Dipolar::run_phase(Round round) {
+  start_round(round);
+  finish_round(round);
 }
 
 // Received positions into bodies_ (6 values per body, blocks in order); a message to self is
@@ -526,22 +535,15 @@ void Dipolar::exchange_positions() {
     out[0] = bodies_.x[j], out[1] = bodies_.y[j], out[2] = bodies_.z[j];
     out[3] = bodies_.mx[j], out[4] = bodies_.my[j], out[5] = bodies_.mz[j];
   });
-  {
-    par::ScopedTimer timer(ctx_.timers(), "comm");
-    exchange_.start(static_cast<std::size_t>(Round::pos_down), db.out, db.in);
-  }
+  start_round(Round::pos_down);
   positions_pending_ = true;
 }
 
 void Dipolar::finish_positions() {
   if (!positions_pending_) return;
   positions_pending_ = false;
-  RoundBuffers& db = round_bufs_[static_cast<std::size_t>(Round::pos_down)];
-  {
-    par::ScopedTimer timer(ctx_.timers(), "comm");
-    exchange_.finish(static_cast<std::size_t>(Round::pos_down), db.in);
-  }
-  unpack_positions(plan_.pos_down(), db.in, false);
+  finish_round(Round::pos_down);
+  unpack_positions(plan_.pos_down(), round_bufs_[static_cast<std::size_t>(Round::pos_down)].in, false);
 }
 
 void Dipolar::compute_tiles(bool want_energy) {

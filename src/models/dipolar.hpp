@@ -175,6 +175,8 @@ class Dipolar final : public Model, public RigidBodySystem {
   // recvs[k].rank (exchange_; a message to self is not copied: out's and in's buffers are swapped).
   enum class Round { pos_up, pos_down, sum_up, sum_down };
   void run_phase(Round round);
+  void start_round(Round round);   // run_phase's halves (PhaseExchange::start, finish)
+  void finish_round(Round round);
   // Pair sums of every local body into sums_ (F_i, g_i, V_i: 7 values per body).
   void compute_rows(bool want_energy);
   // Default all-pairs path: each pair once in fixed tiles (dipolar_kernel.hpp).

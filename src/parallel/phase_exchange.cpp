@@ -46,6 +46,13 @@ void store_release(std::uint64_t* p, std::uint64_t v) {
 
 }  // namespace
 
+PhaseExchange::Transport PhaseExchange::transport_named(const std::string& name) {
+  if (name == "auto") return Transport::automatic;
+  if (name == "messages") return Transport::messages;
+  if (name == "shared_memory") return Transport::shared_memory;
+  throw std::invalid_argument("unknown transport '" + name + "': give auto, messages or shared_memory");
+}
+
 PhaseExchange::PhaseExchange(MPI_Comm comm, std::vector<const PairPlan::Phase*> phases, std::vector<int> tags,
                              Transport transport)
     : comm_(comm), phases_(std::move(phases)), tags_(std::move(tags)) {

@@ -32,6 +32,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "parallel/pair_plan.hpp"
@@ -44,6 +45,9 @@ class PhaseExchange {
   /// every rank's segment (its messages' buffers, twice) is at most 4 MiB (and the build is not
   /// SimGrid's SMPI, whose simulated network must see the messages); else messages.
   enum class Transport { automatic, messages, shared_memory };
+
+  /// The transport of a configuration value: auto, messages or shared_memory (std::invalid_argument otherwise).
+  static Transport transport_named(const std::string& name);
 
   PhaseExchange() = default;
   /// Collective over `comm`: the phases this exchange runs (round r of run(r, ...) is

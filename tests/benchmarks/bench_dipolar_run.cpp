@@ -93,9 +93,7 @@ int main(int argc, char** argv) {
          {"dipolar.periodic", "x, y, z"}, {"dipolar.cutoff", "2.5"}, {"dipolar.skin", "0.3"},
          {"dipolar.lj_attraction", "true"}, {"dipolar.seed", "1"}}));
   }
-  p.pair_transport = transport == "messages"        ? par::PhaseExchange::Transport::messages
-                     : transport == "shared_memory" ? par::PhaseExchange::Transport::shared_memory
-                                                    : par::PhaseExchange::Transport::automatic;
+  p.pair_transport = par::PhaseExchange::transport_named(transport);
   Dipolar model(p, ctx);
   std::vector<double> y(model.space().state_size()), f(model.space().alg_size());
   model.initial_state(y.data());
