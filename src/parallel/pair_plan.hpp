@@ -121,7 +121,7 @@ class PairPlan {
   const Phase& sum_down() const { return sum_down_; }
 
   /// sum_up messages from the leaves (the maximal owned nodes, summed over the tree):
-  /// buffers[k] is the message of sum_up().sends[k] (resized). Parallel over the nodes (OpenMP).
+  /// buffers[k] is the message of sum_up().sends[k] (resized). Parallel over the nodes (OpenMP) where they hold enough work (pair_plan.cpp).
   void pack(const double* leaves, std::vector<std::vector<double>>& buffers) const;
   /// At the roots: finishes the tree of every body of every tile rooted here from the received
   /// sum_up messages (buffers[k] of sum_up().recvs[k]) and fills the sum_down messages
