@@ -309,6 +309,8 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
       for (std::size_t k = 0; k < pairs.size(); ++k)
         (received[pairs[k].first] || received[pairs[k].second] ? remote_pairs_ : local_pairs_).push_back(k);
     }
+    const par::PairPlan::Phase* phases[4] = {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(), &plan_.sum_down()};
+    for (std::size_t r = 0; r < 4; ++r) self_only_[r] = phases[r]->self_only(ctx_.rank());
     try {  // the rounds in the order of Round
       exchange_ = par::PhaseExchange(ctx_.comm(), {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(), &plan_.sum_down()},
                                      {1714, 1715, 1716, 1717}, p_.pair_transport);
@@ -461,12 +463,16 @@ void Dipolar::gather_partners(const double* y) {
     domains_->distribute(y, kStateDim, mu_local_.data());
     return;
   }
-  for (std::size_t li = 0; li < nl; ++li) {
-    const double* s = y + kStateDim * li;
-    const double* mu = &mu_local_[3 * li];
-    double* out = &send_[6 * li];
-    out[0] = s[0], out[1] = s[1], out[2] = s[2];
-    out[3] = mu[0], out[4] = mu[1], out[5] = mu[2];
+  if (self_only_[static_cast<std::size_t>(Round::pos_up)]) {  // every segment of mine is rooted here
+    for (std::size_t li = 0; li < nl; ++li) bodies_.set(range_.begin + li, y + kStateDim * li, &mu_local_[3 * li]);
+  } else {
+    for (std::size_t li = 0; li < nl; ++li) {
+      const double* s = y + kStateDim * li;
+      const double* mu = &mu_local_[3 * li];
+      double* out = &send_[6 * li];
+      out[0] = s[0], out[1] = s[1], out[2] = s[2];
+      out[3] = mu[0], out[4] = mu[1], out[5] = mu[2];
+    }
   }
   exchange_positions();
 }
@@ -474,12 +480,17 @@ void Dipolar::gather_partners(const double* y) {
 // One round of the pair plan (parallel/phase_exchange.hpp: by messages or a shared window), or
 // its two halves, timed as comm.
 void Dipolar::start_round(Round round) {
-  par::ScopedTimer timer(ctx_.timers(), "comm");
   RoundBuffers& b = round_bufs_[static_cast<std::size_t>(round)];
+  if (self_only_[static_cast<std::size_t>(round)]) {  // at most one message, to self: out[0] becomes in[0]
+    std::swap(b.out, b.in);
+    return;
+  }
+  par::ScopedTimer timer(ctx_.timers(), "comm");
   exchange_.start(static_cast<std::size_t>(round), b.out, b.in);
 }
 
 void Dipolar::finish_round(Round round) {
+  if (self_only_[static_cast<std::size_t>(round)]) return;
   par::ScopedTimer timer(ctx_.timers(), "comm");
   exchange_.finish(static_cast<std::size_t>(round), round_bufs_[static_cast<std::size_t>(round)].in);
 }
@@ -521,14 +532,16 @@ void Dipolar::exchange_positions() {
         for (std::size_t j = blk.body_begin; j < blk.body_end; ++j, out += 6) body(j, out);
     }
   };
-  // pos_up: my bodies, packed in send_ (6 per body)
-  RoundBuffers& ub = round_bufs_[static_cast<std::size_t>(Round::pos_up)];
-  pack(up, ub.out, true, [&](std::size_t j, double* out) {
-    const double* v = &send_[6 * (j - range_.begin)];
-    std::copy(v, v + 6, out);
-  });
-  run_phase(Round::pos_up);
-  unpack_positions(up, ub.in, true);
+  // pos_up: my bodies, packed in send_ (6 per body); self-only: already in bodies_ (gather_partners)
+  if (!self_only_[static_cast<std::size_t>(Round::pos_up)]) {
+    RoundBuffers& ub = round_bufs_[static_cast<std::size_t>(Round::pos_up)];
+    pack(up, ub.out, true, [&](std::size_t j, double* out) {
+      const double* v = &send_[6 * (j - range_.begin)];
+      std::copy(v, v + 6, out);
+    });
+    run_phase(Round::pos_up);
+    unpack_positions(up, ub.in, true);
+  }
   // pos_down: whole tiles from the roots' bodies_
   RoundBuffers& db = round_bufs_[static_cast<std::size_t>(Round::pos_down)];
   pack(down, db.out, false, [&](std::size_t j, double* out) {

@@ -209,6 +209,10 @@ class Dipolar final : public Model, public RigidBodySystem {
     std::vector<std::vector<double>> out, in;
   };
   std::array<RoundBuffers, 4> round_bufs_;
+  // rounds with no other rank (PairPlan::Phase::self_only): their message to self changes places
+  // without the exchange and its timers; a self-only pos_up is skipped altogether (gather_partners
+  // writes the bodies straight into bodies_)
+  std::array<bool, 4> self_only_{};
   std::vector<std::size_t> local_pairs_, remote_pairs_;  // my tile pairs without / with a tile from pos_down
   bool positions_pending_ = false;                       // pos_down started, not finished
   par::PhaseExchange exchange_;            // tiled path: the plan's rounds, by messages or a shared window

@@ -340,6 +340,11 @@ std::size_t PairPlan::Phase::send_values(bool include_self, int self) const {
   return v;
 }
 
+bool PairPlan::Phase::self_only(int self) const {
+  auto self_peer = [self](const Peer& p) { return p.rank == self; };
+  return std::all_of(sends.begin(), sends.end(), self_peer) && std::all_of(recvs.begin(), recvs.end(), self_peer);
+}
+
 std::size_t PairPlan::Phase::recv_values(bool include_self, int self) const {
   std::size_t v = 0;
   for (const Peer& p : recvs)

@@ -74,6 +74,8 @@ class PairPlan {
   struct Phase {
     std::vector<Peer> sends, recvs;
     std::size_t send_values(bool include_self, int self) const;
+    /// No message to or from another rank (direct scheme: pos_up and sum_down; one rank: all).
+    bool self_only(int self) const;
     std::size_t recv_values(bool include_self, int self) const;
   };
   static constexpr int kPositionValues = 6;  // q (3), mu (3) per body

@@ -520,3 +520,24 @@ TEST(DipolarPairs, TreeSumsBitwiseForEveryRankCountAndOrder) {
     EXPECT_LE(std::fabs(e_ref - e_got), 1e-13 * e_abs) << "n " << n << " energy";
   }
 }
+
+// Rounds without another rank (Dipolar skips their exchange and, for pos_up, the copies): on one
+// rank every phase; in the direct scheme on two ranks pos_up and sum_down (each owner is its own
+// root) but not pos_down and sum_up; in the two-level scheme at N = 300 (tiles of 128; tile 1's
+// bodies 128..149 belong to rank 0, its root) rank 1 still sends its share of tile 1 up.
+TEST(DipolarPairs, SelfOnlyPhasesAreTheRoundsWithoutAnotherRank) {
+  using M = PairPlan::Messages;
+  const PairPlan one(100, 64, kSlotFields, 1, 0);
+  for (const PairPlan::Phase* ph : {&one.pos_up(), &one.pos_down(), &one.sum_up(), &one.sum_down()})
+    EXPECT_TRUE(ph->self_only(0));
+  for (int r = 0; r < 2; ++r) {
+    const PairPlan direct(100, 64, kSlotFields, 2, r, M::direct);
+    EXPECT_TRUE(direct.pos_up().self_only(r)) << r;
+    EXPECT_TRUE(direct.sum_down().self_only(r)) << r;
+    EXPECT_FALSE(direct.pos_down().self_only(r)) << r;
+    EXPECT_FALSE(direct.sum_up().self_only(r)) << r;
+  }
+  const PairPlan two(300, 128, kSlotFields, 2, 1, M::two_level);
+  EXPECT_FALSE(two.pos_up().self_only(1));
+  EXPECT_FALSE(two.sum_down().self_only(1));
+}
