@@ -311,6 +311,7 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
     }
     const par::PairPlan::Phase* phases[4] = {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(), &plan_.sum_down()};
     for (std::size_t r = 0; r < 4; ++r) self_only_[r] = phases[r]->self_only(ctx_.rank());
+    if (self_only_[static_cast<std::size_t>(Round::pos_up)]) send_ = {};  // (the bodies go straight into bodies_)
     try {  // the rounds in the order of Round
       exchange_ = par::PhaseExchange(ctx_.comm(), {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(), &plan_.sum_down()},
                                      {1714, 1715, 1716, 1717}, p_.pair_transport);
@@ -478,7 +479,8 @@ void Dipolar::gather_partners(const double* y) {
 }
 
 // One round of the pair plan (parallel/phase_exchange.hpp: by messages or a shared window), or
-// its two halves, timed as comm.
+// its two halves, timed as comm; a round without another rank only moves its message to self
+// (untimed: on one rank no comm time is reported).
 void Dipolar::start_round(Round round) {
   RoundBuffers& b = round_bufs_[static_cast<std::size_t>(round)];
   if (self_only_[static_cast<std::size_t>(round)]) {  // at most one message, to self: out[0] becomes in[0]

@@ -196,7 +196,7 @@ class Dipolar final : public Model, public RigidBodySystem {
   dipolar::PairParams pair_;
   std::vector<double> y0_;  // local initial state
   // Work arrays.
-  std::vector<double> send_;              // tiled path: packed (q, mu) of the local bodies
+  std::vector<double> send_;              // tiled path: packed (q, mu) of the local bodies (empty where pos_up is self-only)
   std::vector<double> mu_local_;          // unscaled mu_i of local bodies (3 per body)
   std::vector<double> sums_;              // F_i (3), g_i (3), V_i of local bodies
   dipolar::BodySoA bodies_;               // tiled path: unscaled mu; only the needed tiles filled
