@@ -297,7 +297,6 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
   mu_local_.resize(3 * range_.size());
   sums_.resize(7 * range_.size());
   if (tiled()) {
-    send_.resize(6 * range_.size());
     bodies_.resize(p_.n);
     plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank(), p_.pair_messages);
     {  // my tile pairs that read only tiles no other rank sends in pos_down (exchange_positions)
@@ -309,12 +308,13 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
       for (std::size_t k = 0; k < pairs.size(); ++k)
         (received[pairs[k].first] || received[pairs[k].second] ? remote_pairs_ : local_pairs_).push_back(k);
     }
-    const par::PairPlan::Phase* phases[4] = {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(), &plan_.sum_down()};
-    for (std::size_t r = 0; r < 4; ++r) self_only_[r] = phases[r]->self_only(ctx_.rank());
-    if (self_only_[static_cast<std::size_t>(Round::pos_up)]) send_ = {};  // (the bodies go straight into bodies_)
-    try {  // the rounds in the order of Round
-      exchange_ = par::PhaseExchange(ctx_.comm(), {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(), &plan_.sum_down()},
-                                     {1714, 1715, 1716, 1717}, p_.pair_transport);
+    // the rounds in the order of Round
+    const std::vector<const par::PairPlan::Phase*> rounds = {&plan_.pos_up(), &plan_.pos_down(), &plan_.sum_up(),
+                                                             &plan_.sum_down()};
+    for (std::size_t r = 0; r < rounds.size(); ++r) self_only_[r] = rounds[r]->self_only(ctx_.rank());
+    if (!self_only_[static_cast<std::size_t>(Round::pos_up)]) send_.resize(6 * range_.size());
+    try {
+      exchange_ = par::PhaseExchange(ctx_.comm(), rounds, {1714, 1715, 1716, 1717}, p_.pair_transport);
     } catch (const std::invalid_argument& e) {  // on every rank together
       throw UsageError("key 'dipolar.pair_transport' has value 'shared_memory': " + std::string(e.what()));
     }
@@ -482,19 +482,18 @@ void Dipolar::gather_partners(const double* y) {
 // its two halves, timed as comm; a round without another rank only moves its message to self
 // (untimed: on one rank no comm time is reported).
 void Dipolar::start_round(Round round) {
-  RoundBuffers& b = round_bufs_[static_cast<std::size_t>(round)];
-  if (self_only_[static_cast<std::size_t>(round)]) {  // at most one message, to self: out[0] becomes in[0]
-    std::swap(b.out, b.in);
-    return;
-  }
+  const auto r = static_cast<std::size_t>(round);
+  RoundBuffers& b = round_bufs_[r];
+  if (self_only_[r]) return exchange_.start(r, b.out, b.in);  // only its message to self changes places
   par::ScopedTimer timer(ctx_.timers(), "comm");
-  exchange_.start(static_cast<std::size_t>(round), b.out, b.in);
+  exchange_.start(r, b.out, b.in);
 }
 
 void Dipolar::finish_round(Round round) {
-  if (self_only_[static_cast<std::size_t>(round)]) return;
+  const auto r = static_cast<std::size_t>(round);
+  if (self_only_[r]) return exchange_.finish(r, round_bufs_[r].in);
   par::ScopedTimer timer(ctx_.timers(), "comm");
-  exchange_.finish(static_cast<std::size_t>(round), round_bufs_[static_cast<std::size_t>(round)].in);
+  exchange_.finish(r, round_bufs_[r].in);
 }
 
 void Dipolar::run_phase(Round round) {

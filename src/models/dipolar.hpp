@@ -209,9 +209,9 @@ class Dipolar final : public Model, public RigidBodySystem {
     std::vector<std::vector<double>> out, in;
   };
   std::array<RoundBuffers, 4> round_bufs_;
-  // rounds with no other rank (PairPlan::Phase::self_only): their message to self changes places
-  // without the exchange and its timers; a self-only pos_up is skipped altogether (gather_partners
-  // writes the bodies straight into bodies_)
+  // rounds with no other rank (PairPlan::Phase::self_only): untimed (the exchange only swaps the
+  // message to self); a self-only pos_up is skipped altogether (gather_partners writes the bodies
+  // straight into bodies_, send_ stays empty)
   std::array<bool, 4> self_only_{};
   std::vector<std::size_t> local_pairs_, remote_pairs_;  // my tile pairs without / with a tile from pos_down
   bool positions_pending_ = false;                       // pos_down started, not finished
