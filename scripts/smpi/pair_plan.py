@@ -36,7 +36,9 @@ The rules, as in the C++ (the comments there say why):
   the fixed tree on [0, T) (node [lo, hi) splits at lo + (hi - lo) // 2) whose leaves have one
   owner are emitted by that owner;
 * need(r) = the tiles that appear as I or J in rank r's tile pairs, needers(t) = {r : t in
-  need(r)}; root(t) = the owner of tile t's first body (par::balanced_range); the four phases
+  need(r)}; root(t) = the owner of tile t's first body; the owners: par::balanced_range, or
+  where T = P among the few tile pairs above one whole tile per rank if that lowers the largest
+  of (r's pairs' cost + 120 per owned body) (PairPlan's "Owners"); the four phases
   (a message per (sender, receiver), blocks in increasing tile order, one block per tile (sum_up:
   per node)):
     pos_up    every owner d of bodies of a tile t with needers sends them to root(t), 6 doubles
@@ -62,6 +64,7 @@ FIELDS_LEAF = 7        # dipolar::kSlotFields: force (3), field (3), energy
 FIELDS_EXPAND = 6      # position (3) and dipole (3) per body (PairPlan::kPositionValues)
 PHASES = ("pos_up", "pos_down", "sum_up", "sum_down")  # the two-level scheme, in order
 DIRECT = ("expand", "exchange")                       # the direct scheme before it
+K_BODY_COST = 120     # PairPlan's kBodyCost: a body's cost per evaluation in units of pair cost
 K_MIN_TILE, K_SMALL_TILE, K_MAX_TILES, K_MAX_TILE = 128, 64, 16, 256  # dipolar_kernel.hpp
 
 
@@ -164,6 +167,14 @@ class Plan:
         own[J, I] = owner
         self.owner = own
         self.body_begin = balanced_begin(n, P)
+        if P <= 8 and len(w) <= 2 * P and P > 1 and T == P:  # PairPlan's owners: one whole tile each?
+            pair_cost = [0] * P
+            for k, r in enumerate(owner.tolist()):
+                pair_cost[r] += int(w[k]) * (7 if I[k] == J[k] else 5)
+            def busiest(bodies):
+                return max(pair_cost[r] + K_BODY_COST * int(bodies[r]) for r in range(P))
+            if busiest(self.sizes) < busiest(np.diff(self.body_begin)):
+                self.body_begin = np.append(starts, n)
         self._exchange()
         self._expand()
         self.two_level_phases = self._phases(direct=False)
@@ -193,7 +204,7 @@ class Plan:
         return out
 
     def tile_owners(self, I):
-        """[(rank, bodies)] of the body owners of tile I (balanced_range), in rank order."""
+        """[(rank, bodies)] of the body owners of tile I (PairPlan::owned), in rank order."""
         b0, b1 = I * self.tile, min(self.n, (I + 1) * self.tile)
         beg = self.body_begin
         d0 = int(np.searchsorted(beg, b0, side="right")) - 1
@@ -256,7 +267,7 @@ class Plan:
         need[self.pairs_owner, self.pairs_I] = 1
         need[self.pairs_owner, self.pairs_J] = 1
         self.need = need
-        # overlap[t, d] = |tile_range(t) & balanced_range(N, P, d)|
+        # overlap[t, d] = |tile_range(t) & owned(d)|
         starts = np.arange(T, dtype=np.int64) * self.tile
         ends = np.minimum(starts + self.tile, self.n)
         lo = np.maximum(starts[:, None], self.body_begin[None, :-1])

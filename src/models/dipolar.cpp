@@ -276,7 +276,13 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
                        " in " + quote(p_.file) + " holds " + std::to_string(shape.rows) + " bodies");
   }
   if (p_.n == 0) throw UsageError("key 'dipolar.N' must be >= 1");
-  range_ = par::balanced_range(p_.n, ctx_.size(), ctx_.rank());
+  if (tiled()) {  // the bodies the pair plan gives this rank (parallel/pair_plan.hpp: "Owners")
+    bodies_.resize(p_.n);
+    plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank(), p_.pair_messages);
+    range_ = plan_.owned(ctx_.rank());
+  } else {
+    range_ = par::balanced_range(p_.n, ctx_.size(), ctx_.rank());
+  }
   space_.add(FactorKind::RigidBodyLeftTriv, range_.size(), "bodies");
 
   pair_.eps = p_.epsilon;
@@ -297,8 +303,6 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
   mu_local_.resize(3 * range_.size());
   sums_.resize(7 * range_.size());
   if (tiled()) {
-    bodies_.resize(p_.n);
-    plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank(), p_.pair_messages);
     {  // my tile pairs that read only tiles no other rank sends in pos_down (exchange_positions)
       std::vector<char> received(plan_.tiles(), 0);
       for (const par::PairPlan::Peer& peer : plan_.pos_down().recvs)

@@ -24,7 +24,9 @@
 // [P] 5.2 for the chain). Not [L] Example 5: [L]'s magnetic dipoles are pendula on (S^2)^n, a
 // different model that the suite does not implement.
 //
-// Distribution: rank k owns the contiguous balanced range of bodies par::balanced_range(N, P, k).
+// Distribution: rank k owns a contiguous range of bodies, par::balanced_range(N, P, k), or on the
+// all-pairs path the pair plan's owners (par::PairPlan::owned: whole tiles where that evens the
+// work out, [K]'s N = 100 on two ranks 0..63 | 64..99).
 // All pairs (either value of `deterministic`): each evaluation sends every rank the (q_j, mu_j)
 // of the tiles it needs; every pair is computed once (Newton's third
 // law) in fixed tiles of bodies (dipolar_kernel.hpp), decomposed over ranks by

@@ -25,13 +25,6 @@ std::uint64_t morton2(std::uint32_t I, std::uint32_t J) {
 
 namespace {
 
-// Rank owning global body b under balanced_range(n, P, .).
-int body_owner(std::size_t n, int P, std::size_t b) {
-  const std::size_t p = static_cast<std::size_t>(P), q = n / p, r = n % p;
-  const std::size_t big = r * (q + 1);  // bodies of the first r ranks (q + 1 each)
-  return static_cast<int>(b < big ? b / (q + 1) : r + (b - big) / q);
-}
-
 // Levels of the fixed tree over `tiles` partner tiles (root 0): recursion depth bound.
 std::size_t tree_depth(std::size_t tiles) {
   std::size_t depth = 1;
@@ -59,7 +52,6 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     throw std::invalid_argument("PairPlan: bad arguments");
   tiles_ = (n + tile - 1) / tile;
   if (tiles_ > 0xffffu) throw std::invalid_argument("PairPlan: too many tiles");
-  mine_ = balanced_range(n, ranks, rank);
   const std::size_t T = tiles_;
   const auto T32 = static_cast<std::uint32_t>(T);
 
@@ -105,11 +97,12 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
   // assignment gives the same bits (header); scripts/smpi/pair_plan.py mirrors it.
   constexpr int kLptRanks = 8;
   constexpr std::uint64_t kDiagonalCost = 7, kOffDiagonalCost = 5;
+  auto cost = [&](std::size_t k) {
+    return weight(items[k].I, items[k].J) * (items[k].I == items[k].J ? kDiagonalCost : kOffDiagonalCost);
+  };
+  const bool few_pairs = ranks <= kLptRanks && items.size() <= 2 * static_cast<std::size_t>(ranks);
   std::vector<int> item_owner = by_z;
-  if (ranks <= kLptRanks && items.size() <= 2 * static_cast<std::size_t>(ranks)) {
-    auto cost = [&](std::size_t k) {
-      return weight(items[k].I, items[k].J) * (items[k].I == items[k].J ? kDiagonalCost : kOffDiagonalCost);
-    };
+  if (few_pairs) {
     std::vector<std::uint64_t> cost_z(static_cast<std::size_t>(ranks), 0);
     for (std::size_t k = 0; k < items.size(); ++k) cost_z[static_cast<std::size_t>(by_z[k])] += cost(k);
     std::vector<std::size_t> order(items.size());
@@ -124,6 +117,35 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     }
     if (*std::max_element(load.begin(), load.end()) < *std::max_element(cost_z.begin(), cost_z.end())) item_owner = lpt;
   }
+  // The bodies' owners: balanced ranges, except where every rank can own one whole tile (T = P,
+  // among few tile pairs: N = 65 ... 128 on two ranks, 129 ... 192 on three) and that lowers the
+  // estimated cost of the busiest rank, its tile pairs' cost above plus kBodyCost per owned body
+  // (the body's stage and vector field, about 30 ns per evaluation of RKMK4 on one core, against
+  // about 0.25 ns per unit of pair cost, [K]'s N = 100). A rank owning its tile pairs' only tile
+  // neither receives its positions nor sends its sums: [K]'s N = 100 on two ranks (tiles 0..63 |
+  // 64..99; the balanced ranges 0..49 | 50..99 had the busier rank, tile pairs (0,1) and (1,1),
+  // also receive sums of tile 0 and send positions of 50..63) took 0.86-0.91x the time per RKMK4
+  // step in one process alternating both (null test 0.95-1.04x). Any owners give the same bits
+  // (the trees do not depend on them); scripts/smpi/pair_plan.py mirrors the rule.
+  constexpr std::uint64_t kBodyCost = 120;
+  bounds_.resize(static_cast<std::size_t>(ranks) + 1);
+  for (int r = 0; r < ranks; ++r) bounds_[static_cast<std::size_t>(r)] = balanced_range(n, ranks, r).begin;
+  bounds_.back() = n;
+  if (few_pairs && ranks > 1 && T == static_cast<std::size_t>(ranks)) {
+    std::vector<std::uint64_t> pair_cost(static_cast<std::size_t>(ranks), 0);
+    for (std::size_t k = 0; k < items.size(); ++k) pair_cost[static_cast<std::size_t>(item_owner[k])] += cost(k);
+    auto busiest = [&](auto&& bodies_of) {
+      std::uint64_t most = 0;
+      for (int r = 0; r < ranks; ++r)
+        most = std::max(most, pair_cost[static_cast<std::size_t>(r)] + kBodyCost * bodies_of(r));
+      return most;
+    };
+    const std::uint64_t balanced = busiest([&](int r) { return balanced_range(n, ranks, r).size(); });
+    const std::uint64_t whole_tiles = busiest([&](int r) { return tile_range(static_cast<std::size_t>(r)).size(); });
+    if (whole_tiles < balanced)
+      for (int r = 0; r < ranks; ++r) bounds_[static_cast<std::size_t>(r)] = tile_range(static_cast<std::size_t>(r)).begin;
+  }
+  mine_ = owned(rank);
   std::vector<int> owner(T * T, -1);  // owner of leaf (I, t)
   for (std::size_t k = 0; k < items.size(); ++k) {
     const Item& it = items[k];
@@ -181,9 +203,9 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
   // The owners' pieces of tile t: visit(d, b0, b1) for every rank d holding bodies [b0, b1) of t.
   auto owners_of = [&](std::size_t t, auto&& visit) {
     const Range bodies = tile_range(t);
-    const int d0 = body_owner(n, ranks, bodies.begin), d1 = body_owner(n, ranks, bodies.end - 1);
+    const int d0 = body_owner(bodies.begin), d1 = body_owner(bodies.end - 1);
     for (int d = d0; d <= d1; ++d) {
-      const Range rd = balanced_range(n, ranks, d);
+      const Range rd = owned(d);
       const std::size_t b0 = std::max(rd.begin, bodies.begin), b1 = std::min(rd.end, bodies.end);
       if (b0 < b1) visit(d, b0, b1);
     }
@@ -321,11 +343,17 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     std::sort(g.begin(), g.end(), [](const Received& a, const Received& b) { return a.lo < b.lo; });
 }
 
-int PairPlan::tile_root(std::size_t t) const { return body_owner(n_, ranks_, tile_range(t).begin); }
+int PairPlan::tile_root(std::size_t t) const { return body_owner(tile_range(t).begin); }
 
 int PairPlan::root_of(std::size_t body) const {
-  return messages_ == Messages::direct ? body_owner(n_, ranks_, body) : tile_root(body / tile_);
+  return messages_ == Messages::direct ? body_owner(body) : tile_root(body / tile_);
 }
+
+int PairPlan::body_owner(std::size_t body) const {
+  // the last rank whose first body is <= body (ranks without bodies share their successor's bound)
+  return static_cast<int>(std::upper_bound(bounds_.begin(), bounds_.end() - 1, body) - bounds_.begin()) - 1;
+}
+
 
 std::size_t PairPlan::rooted_slot(std::size_t tile) const {
   const auto it = std::lower_bound(rooted_.begin(), rooted_.end(), tile,

@@ -19,8 +19,13 @@
 // others': pair_plan.cpp; [K]'s N = 100 on two ranks keeps the Z-order cut (0,0) | (0,1), (1,1),
 // 8.5-8.7 us on the busier rank against 9.5-9.9 us for the count-balanced 53.5 %).
 //
+// Owners: rank k owns a contiguous range of bodies, owned(k): par::balanced_range(n, P, k),
+// except where every rank can own one whole tile (T = P among few tile pairs) and the estimated
+// cost of the busiest rank is lower so (pair_plan.cpp: [K]'s N = 100 on two ranks owns 0..63 |
+// 64..99). The model's state follows the plan's owners (Dipolar); the bits do not depend on them.
+//
 // Communication in two levels through the root of each tile, root(t) = the owner of the
-// tile's first body (bodies: par::balanced_range(n, P, k)). With more ranks than tiles a tile's
+// tile's first body. With more ranks than tiles a tile's
 // bodies lie on several ranks and dozens of ranks read it; sending through its root turns
 // owners x readers messages into owners + readers (n = 64000 on 1024 ranks: ~67000 messages per
 // exchange direct, ~12000 in two levels). Per evaluation, four point-to-point phases:
@@ -90,6 +95,8 @@ class PairPlan {
   PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank, Messages messages = Messages::automatic);
 
   std::size_t bodies() const { return n_; }
+  /// The bodies rank r owns (contiguous; header: "Owners").
+  Range owned(int r) const { return {bounds_[static_cast<std::size_t>(r)], bounds_[static_cast<std::size_t>(r) + 1]}; }
   std::size_t tile() const { return tile_; }
   std::size_t tiles() const { return tiles_; }
   int fields() const { return fields_; }
@@ -130,7 +137,7 @@ class PairPlan {
   /// (out[k] of sum_down().sends[k], resized).
   void finish(const std::vector<std::vector<double>>& buffers, std::vector<std::vector<double>>& out) const;
   /// Copies the received sum_down messages (buffers[k] of sum_down().recvs[k]) into
-  /// sums[(i - begin) * fields + f] for the local bodies i (balanced_range(n, P, rank)).
+  /// sums[(i - begin) * fields + f] for the local bodies i (owned(rank)).
   void scatter(const std::vector<std::vector<double>>& buffers, double* sums) const;
 
   /// The tree's split of node [lo, hi) (hi - lo >= 2).
@@ -145,6 +152,7 @@ class PairPlan {
 
   std::size_t n_ = 0, tile_ = 0, tiles_ = 0;
   int fields_ = 0, ranks_ = 1, rank_ = 0;
+  std::vector<std::size_t> bounds_;  // rank r owns bodies [bounds_[r], bounds_[r + 1])
   Range mine_{};
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
   double interactions_ = 0.0;
@@ -156,7 +164,8 @@ class PairPlan {
     std::size_t begin, end;
   };
   std::size_t rooted_slot(std::size_t tile) const;  // index in rooted_ of the segment of `tile`
-  int tile_root(std::size_t t) const;  // the two levels' root of tile t: the owner of its first body
+  int tile_root(std::size_t t) const;
+  int body_owner(std::size_t body) const;  // the rank owning global body `body`  // the two levels' root of tile t: the owner of its first body
   Messages messages_ = Messages::two_level;
   std::vector<Segment> rooted_;  // segments rooted here, at most one per tile (increasing tile)
   std::vector<Emit> emits_;

@@ -299,11 +299,12 @@ head -2 wantx2.txt > wante2.txt && sed -n 5,6p wantx2.txt >> wante2.txt
 cmp -s dumpe2.txt wante2.txt && ok "pair_plan.py --dump-expand = the pos phases at N = 300, P = 2" || bad "expand 300 2: $(diff dumpe2.txt wante2.txt)"
 # ... and live: scripts/smpi/plan_dump.cpp, compiled here from this tree's PairPlan (the C++ side:
 # its pos_up / pos_down / sum_up / sum_down lists), against pair_plan.py for layouts with 1 to
-# 250 tiles and 2 to 1024 ranks: the plan (--dump) and every message of the four phases.
+# 250 tiles and 2 to 1024 ranks: the plan (--dump) and every message of the four phases (N = 100
+# and 200 on 2 ranks own whole tiles, 70 on 2 and 340 on 3 keep the balanced ranges).
 lib_dir="$(dirname "$LB")"
 if mpicxx -std=c++20 -O1 -fopenmp -I"$SRC/src" "$SRC/scripts/smpi/plan_dump.cpp" "$SRC/src/parallel/pair_plan.cpp" \
      "$SRC/src/parallel/context.cpp" -L"$lib_dir" -lliebench -Wl,-rpath,"$lib_dir" -o plan_dump > cc.txt 2>&1; then
-  for c in "300 2" "37 3" "100 7" "129 3" "4500 5" "4000 64" "16000 1024" "64000 1024"; do
+  for c in "300 2" "37 3" "100 7" "129 3" "100 2" "70 2" "200 2" "340 3" "4500 5" "4000 64" "16000 1024" "64000 1024"; do
     read -r n p <<< "$c"
     ./plan_dump "$n" "$p" > cpp.txt && "$PY" "$SRC/scripts/smpi/pair_plan.py" "$n" "$p" --dump > py.txt \
       && cmp -s cpp.txt py.txt && ok "pair_plan.py = C++ PairPlan, every rank, N = $n, P = $p" \

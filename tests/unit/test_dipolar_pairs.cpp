@@ -326,7 +326,7 @@ std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairPa
 TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
   using M = PairPlan::Messages;
   for (const M messages : {M::automatic, M::two_level, M::direct})
-  for (const std::size_t n : {1u, 130u, 1000u, 5000u}) {
+  for (const std::size_t n : {1u, 100u, 130u, 1000u, 5000u}) {
     const std::size_t tile = tile_size_for(n), T = (n + tile - 1) / tile;
     for (const int P : {1, 2, 3, 4, 7, 16, 64}) {
       std::vector<PairPlan> plans;
@@ -386,8 +386,15 @@ TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
         for (const PairPlan::Peer& from : plan.sum_down().recvs)
           for (const PairPlan::Block& blk : from.blocks)
             for (std::size_t j = blk.body_begin; j < blk.body_end; ++j) ++sums[j];
-        const lie::par::Range own = lie::par::balanced_range(n, P, r);
+        const lie::par::Range own = plan.owned(r);
         for (std::size_t j = 0; j < n; ++j) EXPECT_EQ(sums[j], j >= own.begin && j < own.end ? 1 : 0) << j;
+        // the owners: the same contiguous ranges on every rank, covering the bodies in rank order
+        EXPECT_EQ(own.begin, r == 0 ? 0 : plans[static_cast<std::size_t>(r) - 1].owned(r - 1).end);
+        for (int q = 0; q < P; ++q) {
+          EXPECT_EQ(plan.owned(q).begin, plans[0].owned(q).begin);
+          EXPECT_EQ(plan.owned(q).end, plans[0].owned(q).end);
+        }
+        if (r == P - 1) EXPECT_EQ(own.end, n);
       }
       for (std::size_t I = 0; I < T; ++I)
         for (std::size_t J = I; J < T; ++J) EXPECT_EQ(owners[I * T + J], 1) << "n " << n << " P " << P;
@@ -457,6 +464,47 @@ TEST(DipolarPairs, FewTilePairsAreBalancedByCost) {
       EXPECT_EQ(plan.tile_pairs(), want[static_cast<std::size_t>(r)]) << "n = " << n << ", P = " << P << ", rank " << r;
     }
     EXPECT_EQ(total, static_cast<double>(n) * static_cast<double>(n - 1)) << "n = " << n << ", P = " << P;
+  }
+}
+
+// The owners (pair_plan.hpp, "Owners"): one whole tile per rank where T = P among few tile pairs
+// and that lowers the estimated cost of the busiest rank (its tile pairs' cost, 7 or 5 per
+// ordered interaction, + 120 per body), else the balanced ranges. [K]'s N = 100 on 2 ranks:
+// tiles 0..63 | 64..99 (costs 28224 + 64 x 120 | 31860 + 36 x 120 = 36180 at most, balanced
+// 31860 + 50 x 120 = 37860); then rank 0, whose tile pair (0,0) reads only its own tile, receives
+// no positions and sends no sums, rank 1 no sums, and both are their tiles' roots in either
+// scheme. N = 70 on 2 ranks (tiles of 64 and 6) stays balanced: whole tiles would leave rank 0
+// with (0,0) and 64 bodies. N = 200 on 2 ranks (tiles of 128 and 72) takes whole tiles, N = 340
+// on 3 (tiles of 128, 128, 84) does not; N = 128 on 2 and 384 on 3 are the same either way; N = 100
+// on 3 ranks (2 tiles) and 300 on 2 (6 tile pairs) are not among the cases.
+TEST(DipolarPairs, OwnersHoldWholeTilesWhereThatEvensTheWorkOut) {
+  using M = PairPlan::Messages;
+  using Owned = std::vector<std::size_t>;  // first body of every rank, then n
+  for (const auto& [n, P, want] : {std::tuple{std::size_t{100}, 2, Owned{0, 64, 100}},
+                                   std::tuple{std::size_t{70}, 2, Owned{0, 35, 70}},
+                                   std::tuple{std::size_t{128}, 2, Owned{0, 64, 128}},
+                                   std::tuple{std::size_t{200}, 2, Owned{0, 128, 200}},
+                                   std::tuple{std::size_t{340}, 3, Owned{0, 114, 227, 340}},
+                                   std::tuple{std::size_t{384}, 3, Owned{0, 128, 256, 384}},
+                                   std::tuple{std::size_t{100}, 3, Owned{0, 34, 67, 100}},
+                                   std::tuple{std::size_t{300}, 2, Owned{0, 150, 300}}}) {
+    for (int r = 0; r < P; ++r) {
+      const PairPlan plan(n, tile_size_for(n), kSlotFields, P, r);
+      Owned got;
+      for (int q = 0; q < P; ++q) got.push_back(plan.owned(q).begin);
+      got.push_back(plan.owned(P - 1).end);
+      EXPECT_EQ(got, want) << "n = " << n << ", P = " << P << ", rank " << r;
+    }
+  }
+  for (const M m : {M::direct, M::two_level}) {
+    const PairPlan p0(100, 64, kSlotFields, 2, 0, m), p1(100, 64, kSlotFields, 2, 1, m);
+    EXPECT_TRUE(p0.pos_up().self_only(0) && p1.pos_up().self_only(1));
+    EXPECT_TRUE(p0.sum_down().self_only(0) && p1.sum_down().self_only(1));
+    for (const PairPlan::Peer& from : p0.pos_down().recvs) EXPECT_EQ(from.rank, 0);  // (0,0): its own tile
+    for (const PairPlan::Peer& to : p0.sum_up().sends) EXPECT_EQ(to.rank, 0);
+    for (const PairPlan::Peer& from : p1.sum_up().recvs) EXPECT_EQ(from.rank, 1);  // tile 1's leaves are all rank 1's
+    EXPECT_EQ(p1.pos_down().recv_values(false, 1), 64u * PairPlan::kPositionValues);  // tile 0, from rank 0
+    EXPECT_EQ(p0.sum_up().recv_values(false, 0), 64u * static_cast<std::size_t>(kSlotFields));  // (0,1)'s node of tile 0
   }
 }
 
