@@ -118,14 +118,14 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     if (*std::max_element(load.begin(), load.end()) < *std::max_element(cost_z.begin(), cost_z.end())) item_owner = lpt;
   }
   // The bodies' owners: balanced ranges, except where every rank can own one whole tile (T = P,
-  // among few tile pairs: N = 65 ... 128 on two ranks, 129 ... 192 on three) and that lowers the
+  // among few tile pairs: N = 65 ... 256 on two ranks, 257 ... 384 on three) and that lowers the
   // estimated cost of the busiest rank, its tile pairs' cost above plus kBodyCost per owned body
   // (the body's stage and vector field, about 30 ns per evaluation of RKMK4 on one core, against
   // about 0.25 ns per unit of pair cost, [K]'s N = 100). A rank owning its tile pairs' only tile
   // neither receives its positions nor sends its sums: [K]'s N = 100 on two ranks (tiles 0..63 |
   // 64..99; the balanced ranges 0..49 | 50..99 had the busier rank, tile pairs (0,1) and (1,1),
-  // also receive sums of tile 0 and send positions of 50..63) took 0.86-0.91x the time per RKMK4
-  // step in one process alternating both (null test 0.95-1.04x). Any owners give the same bits
+  // also receive sums of tile 0 and send positions of 50..63) took 0.86-1.00x the time per RKMK4
+  // step in one process alternating both (median of six sittings 0.89x; null test 0.95-1.04x). Any owners give the same bits
   // (the trees do not depend on them); scripts/smpi/pair_plan.py mirrors the rule.
   constexpr std::uint64_t kBodyCost = 120;
   bounds_.resize(static_cast<std::size_t>(ranks) + 1);
