@@ -61,6 +61,12 @@ const bool kKeys = declare_options({
      "messages on many ranks, four rounds per evaluation), direct (owners straight to readers and back: two rounds) "
      "or auto (direct on 2-8 ranks where it posts no more messages; parallel/pair_plan.hpp). The same bits",
      {"auto", "two_level", "direct"}, "dipolar"},
+    {"dipolar.pair_owners", OptionType::Choice, "auto",
+     "which bodies each rank owns on the all-pairs path: balanced (contiguous ranges of N / P) or auto (one whole "
+     "tile per rank where the tiles are as many as the ranks among few tile pairs and that lowers the busiest "
+     "rank's estimated cost, as for N = 100 on 2 ranks; else balanced; parallel/pair_plan.hpp, \"Owners\"). The "
+     "same bits",
+     {"auto", "balanced"}, "dipolar"},
     {"dipolar.pair_transport", OptionType::Choice, "auto",
      "how the all-pairs path's rounds travel between ranks: messages (MPI Isend/Irecv), shared_memory (an MPI-3 "
      "shared window: needs every rank on one node) or auto (shared_memory when 2 or more ranks are all on one "
@@ -204,6 +210,9 @@ DipolarParams DipolarParams::from_config(const Config& cfg) {
   p.pair_messages = messages == "direct"      ? par::PairPlan::Messages::direct
                     : messages == "two_level" ? par::PairPlan::Messages::two_level
                                               : par::PairPlan::Messages::automatic;
+  p.pair_owners = cfg.get_choice("dipolar.pair_owners", {"auto", "balanced"}) == "balanced"
+                      ? par::PairPlan::Owners::balanced
+                      : par::PairPlan::Owners::automatic;
   const std::string transport = cfg.get_choice("dipolar.pair_transport", {"auto", "messages", "shared_memory"});
   p.pair_transport = par::PhaseExchange::transport_named(transport);
   p.cutoff_shift = cfg.get_bool("dipolar.cutoff_shift");
@@ -278,7 +287,8 @@ Dipolar::Dipolar(DipolarParams params, par::Context& ctx) : p_(std::move(params)
   if (p_.n == 0) throw UsageError("key 'dipolar.N' must be >= 1");
   if (tiled()) {  // the bodies the pair plan gives this rank (parallel/pair_plan.hpp: "Owners")
     bodies_.resize(p_.n);
-    plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank(), p_.pair_messages);
+    plan_ = par::PairPlan(p_.n, bodies_.tile, dipolar::kSlotFields, ctx_.size(), ctx_.rank(), p_.pair_messages,
+                          p_.pair_owners);
     range_ = plan_.owned(ctx_.rank());
   } else {
     range_ = par::balanced_range(p_.n, ctx_.size(), ctx_.rank());

@@ -92,6 +92,7 @@ struct DipolarParams {
   std::array<std::size_t, 3> lattice{0, 0, 0};  // initial = lattice: sites per axis
   bool order_parameters = false;  // observe polarization and nematic_order (dipolar.order_parameters)
   par::PairPlan::Messages pair_messages = par::PairPlan::Messages::automatic;  // dipolar.pair_messages
+  par::PairPlan::Owners pair_owners = par::PairPlan::Owners::automatic;        // dipolar.pair_owners
   par::PhaseExchange::Transport pair_transport = par::PhaseExchange::Transport::automatic;  // dipolar.pair_transport
   std::uint64_t seed = 1;
   std::string file, dataset = "/runs/run_00000/final_state";

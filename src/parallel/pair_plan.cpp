@@ -46,7 +46,7 @@ bool threaded_tree(std::size_t nodes, std::size_t adds_per_node) {
 
 }  // namespace
 
-PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank, Messages messages)
+PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank, Messages messages, Owners owners)
     : n_(n), tile_(tile), fields_(fields), ranks_(ranks), rank_(rank) {
   if (n == 0 || tile == 0 || fields <= 0 || ranks < 1 || rank < 0 || rank >= ranks)
     throw std::invalid_argument("PairPlan: bad arguments");
@@ -126,12 +126,13 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
   // 64..99; the balanced ranges 0..49 | 50..99 had the busier rank, tile pairs (0,1) and (1,1),
   // also receive sums of tile 0 and send positions of 50..63) took 0.86-1.00x the time per RKMK4
   // step in one process alternating both (median of six sittings 0.89x; null test 0.95-1.04x). Any owners give the same bits
-  // (the trees do not depend on them); scripts/smpi/pair_plan.py mirrors the rule.
+  // (the trees do not depend on them); scripts/smpi/pair_plan.py mirrors the rule. Owners::balanced
+  // (dipolar.pair_owners = balanced) keeps the balanced ranges everywhere.
   constexpr std::uint64_t kBodyCost = 120;
   bounds_.resize(static_cast<std::size_t>(ranks) + 1);
   for (int r = 0; r < ranks; ++r) bounds_[static_cast<std::size_t>(r)] = balanced_range(n, ranks, r).begin;
   bounds_.back() = n;
-  if (few_pairs && ranks > 1 && T == static_cast<std::size_t>(ranks)) {
+  if (owners == Owners::automatic && few_pairs && ranks > 1 && T == static_cast<std::size_t>(ranks)) {
     std::vector<std::uint64_t> pair_cost(static_cast<std::size_t>(ranks), 0);
     for (std::size_t k = 0; k < items.size(); ++k) pair_cost[static_cast<std::size_t>(item_owner[k])] += cost(k);
     auto busiest = [&](auto&& bodies_of) {

@@ -86,13 +86,16 @@ class PairPlan {
   static constexpr int kPositionValues = 6;  // q (3), mu (3) per body
   /// How positions and sums travel (header: "Two schemes"); automatic: the plan's choice.
   enum class Messages { automatic, two_level, direct };
+  /// Who owns the bodies (header: "Owners"): the plan's rule, or balanced ranges always.
+  enum class Owners { automatic, balanced };
 
   PairPlan() = default;
   /// n bodies in tiles of `tile` bodies, `fields` doubles per body and leaf, over `ranks`
   /// ranks; this process is `rank`. The weight of tile pair (I, J) is its number of ordered
   /// pair interactions, 2 n_I n_J off the diagonal, n_I (n_I - 1) on it. Every rank builds
   /// the whole assignment (O(T^2 log T) work, T = tiles) and keeps its own part.
-  PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank, Messages messages = Messages::automatic);
+  PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank, Messages messages = Messages::automatic,
+           Owners owners = Owners::automatic);
 
   std::size_t bodies() const { return n_; }
   /// The bodies rank r owns (contiguous; header: "Owners").

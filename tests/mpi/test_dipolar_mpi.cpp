@@ -133,18 +133,24 @@ TEST(DipolarMpi, SplittingsBitwiseForEveryLayout) {
 // boundaries, subtrees of the partner-tile tree come from several ranks), shared out over the
 // ranks and threads; 100 bodies make two tiles. The vector field and the potential energy must
 // not change by a bit, whichever way the plan moves positions and sums (dipolar.pair_messages:
-// two levels, direct, the plan's choice) and whatever carries them (dipolar.pair_transport: MPI
-// messages, or the shared-memory window that auto takes on 2 or more ranks of one node).
+// two levels, direct, the plan's choice), whatever carries them (dipolar.pair_transport: MPI
+// messages, or the shared-memory window that auto takes on 2 or more ranks of one node) and
+// whoever owns the bodies (dipolar.pair_owners: at N = 100 on 2 ranks whole tiles 0..63 | 64..99
+// by default, 0..49 | 50..99 balanced).
 TEST(DipolarMpi, TiledPairSumsBitwiseForEveryLayout) {
   using M = par::PairPlan::Messages;
   using T = par::PhaseExchange::Transport;
+  using O = par::PairPlan::Owners;
+  for (const O owners : {O::automatic, O::balanced})
   for (const T transport : {T::automatic, T::messages})
   for (const M messages : {M::automatic, M::two_level, M::direct})
   for (const std::size_t n : {100u, 1000u, 4500u}) {
+  if (owners == O::balanced && n != 100) continue;  // the owners differ only where T = P (N = 100 on 2 ranks)
   SCOPED_TRACE("N = " + std::to_string(n) + (messages == M::direct ? ", direct" : messages == M::two_level ? ", two levels" : "") +
-               (transport == T::messages ? ", MPI messages" : ""));
+               (transport == T::messages ? ", MPI messages" : "") + (owners == O::balanced ? ", balanced owners" : ""));
   DipolarParams p;
   p.pair_messages = messages;
+  p.pair_owners = owners;
   p.pair_transport = transport;
   p.n = n;
   p.spread = n == 100 ? 15.0 : n == 1000 ? 40.0 : 70.0;
