@@ -125,9 +125,9 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
   // neither receives its positions nor sends its sums: [K]'s N = 100 on two ranks (tiles 0..63 |
   // 64..99; the balanced ranges 0..49 | 50..99 had the busier rank, tile pairs (0,1) and (1,1),
   // also receive sums of tile 0 and send positions of 50..63) took 0.86-1.00x the time per RKMK4
-  // step in one process alternating both (median of six sittings 0.89x; null test 0.95-1.04x). Any owners give the same bits
-  // (the trees do not depend on them); scripts/smpi/pair_plan.py mirrors the rule. Owners::balanced
-  // (dipolar.pair_owners = balanced) keeps the balanced ranges everywhere.
+  // step in one process alternating both (median of six sittings 0.89x; null test 0.95-1.04x).
+  // Any owners give the same bits (the trees do not depend on them); scripts/smpi/pair_plan.py
+  // mirrors the rule. Owners::balanced (dipolar.pair_owners = balanced) keeps the balanced ranges.
   constexpr std::uint64_t kBodyCost = 120;
   bounds_.resize(static_cast<std::size_t>(ranks) + 1);
   for (int r = 0; r < ranks; ++r) bounds_[static_cast<std::size_t>(r)] = balanced_range(n, ranks, r).begin;
@@ -141,12 +141,12 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
         most = std::max(most, pair_cost[static_cast<std::size_t>(r)] + kBodyCost * bodies_of(r));
       return most;
     };
-    const std::uint64_t balanced = busiest([&](int r) { return balanced_range(n, ranks, r).size(); });
+    const std::uint64_t balanced = busiest([&](int r) { return owned(r).size(); });  // bounds_ so far
     const std::uint64_t whole_tiles = busiest([&](int r) { return tile_range(static_cast<std::size_t>(r)).size(); });
     if (whole_tiles < balanced)
       for (int r = 0; r < ranks; ++r) bounds_[static_cast<std::size_t>(r)] = tile_range(static_cast<std::size_t>(r)).begin;
   }
-  mine_ = owned(rank);
+  const Range mine = owned(rank);
   std::vector<int> owner(T * T, -1);  // owner of leaf (I, t)
   for (std::size_t k = 0; k < items.size(); ++k) {
     const Item& it = items[k];
@@ -196,8 +196,8 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
   }
-  const std::size_t t_first = mine_.size() == 0 ? 0 : mine_.begin / tile;
-  const std::size_t t_end = mine_.size() == 0 ? 0 : (mine_.end - 1) / tile + 1;  // tiles holding my bodies
+  const std::size_t t_first = mine.size() == 0 ? 0 : mine.begin / tile;
+  const std::size_t t_end = mine.size() == 0 ? 0 : (mine.end - 1) / tile + 1;  // tiles holding my bodies
   for (std::uint32_t t = 0; t < T32; ++t)
     if (std::binary_search(needers[t].begin(), needers[t].end(), rank)) needed_tiles_.push_back(t);
 
@@ -280,7 +280,7 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
   {  // pos_up: my bodies of each read tile to the root of their segment; the roots' receipts from the owners
     Builder b{{}, {}, PV};
     for (std::size_t t = t_first; t < t_end; ++t) {
-      const std::size_t b0 = std::max(mine_.begin, tile_range(t).begin), b1 = std::min(mine_.end, tile_range(t).end);
+      const std::size_t b0 = std::max(mine.begin, tile_range(t).begin), b1 = std::min(mine.end, tile_range(t).end);
       if (b0 < b1 && !needers[t].empty()) b.add(b.sends, root_of(b0), {static_cast<std::uint32_t>(t), 0, 0, b0, b1});
     }
     for (const Segment& s : rooted_)
@@ -326,7 +326,7 @@ PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int r
         if (b0 >= s.begin && b1 <= s.end) b.add(b.sends, d, {s.tile, 0, 0, b0, b1});
       });
     for (std::size_t I = t_first; I < t_end; ++I) {
-      const std::size_t b0 = std::max(mine_.begin, tile_range(I).begin), b1 = std::min(mine_.end, tile_range(I).end);
+      const std::size_t b0 = std::max(mine.begin, tile_range(I).begin), b1 = std::min(mine.end, tile_range(I).end);
       if (b0 < b1) b.add(b.recvs, root_of(b0), {static_cast<std::uint32_t>(I), 0, 0, b0, b1});
     }
     sum_down_ = b.done();
@@ -354,7 +354,6 @@ int PairPlan::body_owner(std::size_t body) const {
   // the last rank whose first body is <= body (ranks without bodies share their successor's bound)
   return static_cast<int>(std::upper_bound(bounds_.begin(), bounds_.end() - 1, body) - bounds_.begin()) - 1;
 }
-
 
 std::size_t PairPlan::rooted_slot(std::size_t tile) const {
   const auto it = std::lower_bound(rooted_.begin(), rooted_.end(), tile,
@@ -487,10 +486,11 @@ void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vect
 
 void PairPlan::scatter(const std::vector<std::vector<double>>& buffers, double* sums) const {
   const auto F = static_cast<std::size_t>(fields_);
+  const std::size_t first = owned(rank_).begin;
   for (std::size_t k = 0; k < sum_down_.recvs.size(); ++k) {
     const double* src = buffers[k].data();
     for (const Block& blk : sum_down_.recvs[k].blocks) {
-      std::copy(src, src + blk.bodies() * F, sums + (blk.body_begin - mine_.begin) * F);
+      std::copy(src, src + blk.bodies() * F, sums + (blk.body_begin - first) * F);
       src += blk.bodies() * F;
     }
   }

@@ -156,7 +156,6 @@ class PairPlan {
   std::size_t n_ = 0, tile_ = 0, tiles_ = 0;
   int fields_ = 0, ranks_ = 1, rank_ = 0;
   std::vector<std::size_t> bounds_;  // rank r owns bodies [bounds_[r], bounds_[r + 1])
-  Range mine_{};
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
   double interactions_ = 0.0;
   std::vector<std::int64_t> leaf_index_;  // [I * T + t]
@@ -167,8 +166,8 @@ class PairPlan {
     std::size_t begin, end;
   };
   std::size_t rooted_slot(std::size_t tile) const;  // index in rooted_ of the segment of `tile`
-  int tile_root(std::size_t t) const;
-  int body_owner(std::size_t body) const;  // the rank owning global body `body`  // the two levels' root of tile t: the owner of its first body
+  int tile_root(std::size_t t) const;  // the two levels' root of tile t: the owner of its first body
+  int body_owner(std::size_t body) const;  // the rank owning global body `body`
   Messages messages_ = Messages::two_level;
   std::vector<Segment> rooted_;  // segments rooted here, at most one per tile (increasing tile)
   std::vector<Emit> emits_;
