@@ -10,6 +10,7 @@
 #   bash scripts/benchmark.sh --quick DIR     quick mode (the tests): each deck with the overrides of its
 #                                             '# quick:' line, everything written into DIR (about 1 minute)
 # Environment as reproduce_results.sh (LIEBENCH_BIN, LIEBENCH_NP).
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 results="$ROOT/results"

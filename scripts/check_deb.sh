@@ -4,6 +4,7 @@
 # declared dependencies), `liebench list` and the default experiment's convergence study from the
 # installed /usr/share/liebench/experiments on 2 ranks, then `apt-get remove liebench`.
 # On a machine where that is not possible it says so and exits 0 (skipped).
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${LIEBENCH_BUILD_DIR:-$ROOT/build}"

@@ -9,6 +9,7 @@
 #   LIEBENCH_BIN=build/liebench bash scripts/check_tables.sh ...   a given binary, no setup or build
 # Exit status: 0 all equal, 1 a table differs or is missing (each named on stderr with its first
 # differing line), 2 bad pattern (no experiment matches), other: the regeneration failed.
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/liebench-tables.XXXXXX")"

@@ -16,6 +16,9 @@ import io
 import os
 import re
 import sys
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 TIMING_COLUMN = re.compile(r"^(wall_seconds|repeats|.*\[s\])$")  # repeats: until a wall time
 SKIPPED = re.compile(r"^(README\.md|timings\.tsv|scaling_.*|benchmark_wp_.*\.(md|tex))$")

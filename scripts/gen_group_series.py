@@ -12,6 +12,10 @@ from fractions import Fraction as F
 from math import factorial
 
 import sympy
+import sys
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 
 def bernoulli(n):

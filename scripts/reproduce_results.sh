@@ -22,6 +22,7 @@
 # by more than 20 % between jobs, 24 of 180 with randomisation, 5 of 180 without; with the
 # repetitions interleaved over passes too (timing.interleave, the default since), 0 of 180:
 # median 0.8 %, largest 6.2 %).
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -n "${LIEBENCH_BIN:-}" ]; then LB="$LIEBENCH_BIN"   # a given binary: no setup, no build

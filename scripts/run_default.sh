@@ -7,6 +7,7 @@
 # writes results/default/<experiment>.h5, prints the tables (Markdown) and draws the plots
 # (results/default/plots/*.png, *.pdf). About 10 s once built.
 #   LIEBENCH_NP=4 bash scripts/run_default.sh     # other number of ranks
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$ROOT/scripts/setup.sh"

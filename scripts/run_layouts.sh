@@ -11,6 +11,7 @@
 # Ranks with one thread are bound to one core each; hybrid layouts RxT get T cores per rank
 # (--map-by slot:PE=T) with OMP_NUM_THREADS=T and OMP_PROC_BIND=close.
 # On a SLURM cluster, slurm/scaling_array.sbatch runs the same jobs as an array (slurm/submit.sh --scaling).
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"

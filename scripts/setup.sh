@@ -3,6 +3,7 @@
 # then configures and builds the project in build/ (Release).
 #   scripts/setup.sh            install + build
 #   scripts/setup.sh --deps     install only
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 

@@ -17,6 +17,7 @@
 # sets the start), and job ids start at a random number, so that clusters started at the same
 # time on one host (tests of two checkouts) do not collide. LIEBENCH_SLURM_TASK_PLUGIN
 # (default task/affinity: tasks bound to their CPUs, as on clusters; task/none also works).
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 
 cmd="${1:-}"

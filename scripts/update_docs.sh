@@ -6,6 +6,7 @@
 # tests/cli/docs_current.sh fails when a section is out of date, so a new method/model/key is
 # documented by running this script.
 #   scripts/update_docs.sh [LIEBENCH] [DIR]      DIR: a tree with README.md and docs/ (default: the repository)
+. "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LB="${1:-$ROOT/build/liebench}"

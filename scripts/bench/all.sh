@@ -13,6 +13,7 @@
 # Timing under load is meaningless in absolute terms: run on a quiet machine; only the ratios of
 # one run carry over. Environment: BENCH_THESIS_STEPS (default 10^5) shortens the [K] workload.
 # On a shared machine see the autogroup note in scripts/bench/dipolar_efficiency.sh.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="$ROOT/build"
@@ -27,7 +28,7 @@ while (($#)); do
     --out) OUT=$2; shift ;;
     --repeat) REPEAT=$2; shift ;;
     --no-peers) PEERS=0 ;;
-    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
+    -h|--help) usage_if_asked "${BASH_SOURCE[0]}" --help ;;
     *) echo "all.sh: unknown argument '$1' (--quick --build DIR --out DIR --repeat K --no-peers)" >&2; exit 2 ;;
   esac
   shift

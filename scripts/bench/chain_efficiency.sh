@@ -12,6 +12,7 @@
 # straight chain, whose stable step is h_max = 2.0/N (RKMK4, RK4, CF4; N = 300 ... 10^5; tensions
 # growing like N^2). A run whose energy error at the end is not finite or above 1e-3 reports no
 # time (exit status 3): its layout's row says "failed".
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 BUILD=${1:-build}
 N=${2:-1000000}

@@ -13,6 +13,7 @@
 # steps, N = 10^2 ... 10^5): auto takes 1e-3. A run whose energy error at the end is not finite
 # or above 1e-3 prints status=failed and no time (exit status 3; this script goes on).
 #   scripts/bench/chain_large.sh [BUILD_DIR] [STEPS_1E7]
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -uo pipefail
 BUILD=${1:-build}
 STEPS7=${2:-5}

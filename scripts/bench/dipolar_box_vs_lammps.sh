@@ -15,12 +15,12 @@
 #   usage: scripts/bench/dipolar_box_vs_lammps.sh [BUILD_DIR] [REPEATS] [n] [STEPS]   (default: build 3 32 20)
 # Output: '#' lines, then per rank count:
 #   ranks=<P> N=<n^3> suite_step_s=<median> lammps_step_s=<median> ratio=<lammps/suite> lammps_pair_s=<median>
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 BUILD=${1:-build}
 REPEATS=${2:-3}
 SIDE=${3:-32}
 STEPS=${4:-20}
-case "${1:-}" in -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LB="$BUILD/liebench"
 [[ -x "$LB" ]] || { echo "dipolar_box_vs_lammps: missing $LB; build the suite first (see --help)" >&2; exit 2; }

@@ -11,6 +11,7 @@
 # core (measured: two pinned busy loops each ran 1.9x slower side by side than alone), whatever
 # their nice value. Measure in a session of its own with a raised autogroup priority:
 #   setsid bash -c 'echo -20 > /proc/$$/autogroup; scripts/bench/<this script> ...'
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 BUILD=${1:-build}
 N=${2:-4000}

@@ -13,6 +13,7 @@
 #   N=<n> suite_pairs_per_second=<x> lammps_pairs_per_second=<y> ratio=<x/y> suite_gflops_per_second=<g>
 # LAMMPS's rate is from its "Pair" time; the suite's from the whole evaluation (pair kernel,
 # slot combine, vector field assembly). Pairs = unique pairs N(N-1)/2 per evaluation/step.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 BUILD=${1:-build}
 REPEATS=${2:-3}

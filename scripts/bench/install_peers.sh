@@ -6,6 +6,7 @@
 # Skipped, with one line saying why, where it cannot run (LIEBENCH_SKIP_APT=1, no apt-get, not
 # root and no sudo). Exit 0 when every peer is present afterwards, 1 otherwise.
 #   scripts/bench/install_peers.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 PACKAGES=(lammps libboost-dev libeigen3-dev)
 missing=()

@@ -6,6 +6,7 @@
 # the largest difference of the bodies' positions and dipole vectors mu_i = Q_i mubar between the
 # suite and LAMMPS, and between the suite's two methods, after STEPS steps, on one line.
 #   scripts/bench/no_squish_vs_lammps.sh BUILD_DIR [STEPS] [WORKDIR]
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD=$(realpath "${1:?usage: no_squish_vs_lammps.sh BUILD_DIR [STEPS] [WORKDIR]}")

@@ -16,6 +16,9 @@ import sys
 
 import h5py
 import numpy as np
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 raw_path, out_dir, notes_path = sys.argv[1:4]
 machine, status, samples = {}, {}, {}

@@ -13,6 +13,7 @@
 # LAMMPS's own loop time, H0 of each program and each one's relative energy error at the end and
 # at T/10 (keys *_T10; T = 100 of the full run).
 #   scripts/bench/thesis_workload.sh BUILD_DIR [STEPS] [WORKDIR]
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD=$(realpath "${1:?usage: thesis_workload.sh BUILD_DIR [STEPS] [WORKDIR]}")

@@ -5,6 +5,7 @@
 # (max/min - 1), and over all runs the median and largest spread and how many exceed 20 %.
 # Run it on a quiet machine: the spread is the machine's noise as the timing rule sees it.
 #   bash scripts/bench/wp_repeatability.sh [DECK] [N]     default: experiments/benchmark/wp_double_pendulum.cfg, 3
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LB="${LIEBENCH_BIN:-$ROOT/build/liebench}"

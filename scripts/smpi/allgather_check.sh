@@ -15,6 +15,7 @@
 #     4000 32 64; LIEBENCH_PLAN_PHASES="expand exchange": the former direct scheme's two. With
 #     LIEBENCH_SMPI_CFG=--cfg=smpi/simulate-computation:no the host's measured time between MPI
 #     calls (a few us per message on this machine) is left out of the simulation.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 mode=allgather

@@ -11,6 +11,9 @@ import os
 import sys
 
 import cost_model
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RES = os.environ.get("LIEBENCH_SMPI_RESULTS") or os.path.join(os.path.dirname(os.path.dirname(HERE)), "results", "smpi")

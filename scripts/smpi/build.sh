@@ -4,6 +4,7 @@
 # to the regular build LIEBENCH_BUILD_DIR, or <source>/build-smpi). Installs SimGrid first
 # (install.sh; exit 77 when it cannot). Prints the path of the SMPI liebench_steps on stdout.
 #   LIEBENCH_BUILD_DIR=$PWD/build bash scripts/smpi/build.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bash "$ROOT/scripts/smpi/install.sh"

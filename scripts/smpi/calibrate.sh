@@ -20,6 +20,7 @@
 # processes hold the core. Rerun by the same command; each kernel is measured 3 times, the
 # fastest kept. --box-only measures the box alone and replaces its two lines (the others kept).
 #   LIEBENCH_BUILD_DIR=$PWD/build bash scripts/smpi/calibrate.sh [--box-only]
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STEPS="${LIEBENCH_BUILD_DIR:-$ROOT/build}/liebench_steps"

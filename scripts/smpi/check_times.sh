@@ -7,6 +7,7 @@
 # it also counts the time other processes hold the core). Prints each pair, the ratio
 # simulated / real CPU, the median ratio per case, and `uptime` before and after.
 #   LIEBENCH_BUILD_DIR=$PWD/build bash scripts/smpi/check_times.sh [repeats=3]
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 REG="${LIEBENCH_BUILD_DIR:-$ROOT/build}/liebench_steps"

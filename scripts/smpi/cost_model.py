@@ -25,6 +25,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 import pair_plan
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORES_PER_NODE = 16  # run.sh places ranks node after node, 16 per node

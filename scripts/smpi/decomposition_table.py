@@ -7,6 +7,9 @@ Parallel efficiency = T_1 / (P T_P), T_1 the 1-rank run of the same file and pla
 """
 import os
 import sys
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RES = os.path.join(ROOT, "results", "smpi")

@@ -25,6 +25,9 @@ import os
 import sys
 
 import numpy as np
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cost_model  # noqa: E402

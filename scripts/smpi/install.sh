@@ -3,6 +3,7 @@
 # libsimgrid (Debian 12: SimGrid 3.32; Debian has no separate `simgrid` package). Exit 0 when
 # smpicxx and smpirun are there afterwards; 77 (the "skip" status of the tests) with one line on
 # stderr when they cannot be installed here (no apt-get, not root and no sudo, or apt failed).
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 have() { command -v smpicxx >/dev/null 2>&1 && command -v smpirun >/dev/null 2>&1; }
 if have; then

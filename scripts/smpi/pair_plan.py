@@ -59,6 +59,9 @@ of the dumps and byte matrices (a local copy, no message).
 import sys
 
 import numpy as np
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 FIELDS_LEAF = 7        # dipolar::kSlotFields: force (3), field (3), energy
 FIELDS_EXPAND = 6      # position (3) and dipole (3) per body (PairPlan::kPositionValues)

@@ -32,6 +32,7 @@
 #    globals (its registries are filled once at load time and only read), and privatisation by
 #    dlopen would copy the program once per rank.
 #  * one OpenMP thread per rank: simulated ranks are cooperative contexts of one process.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HERE="$ROOT/scripts/smpi"

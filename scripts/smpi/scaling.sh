@@ -50,6 +50,7 @@
 #                            512^3 = 1.34 10^8 bodies on 1024 ranks (the real path would need
 #                            ~1 kB per body, 130 GB, in this one process)
 # Weak-scaling lines carry different N per rank count, so their hashes differ by design.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${LIEBENCH_SMPI_RESULTS:-$ROOT/results/smpi}"

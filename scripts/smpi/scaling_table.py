@@ -17,6 +17,9 @@ exit 2 with one line.
 import os
 import subprocess
 import sys
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

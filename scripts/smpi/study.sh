@@ -18,6 +18,7 @@
 #   --no-calibrate: keep scripts/smpi/calibration.env as it is
 # Environment: LIEBENCH_BUILD_DIR (the regular build; default <source>/build),
 # LIEBENCH_SMPI_RESULTS (default results/smpi).
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 die() { echo "smpi/study.sh: $*" >&2; exit 2; }

@@ -25,6 +25,9 @@ import sys
 
 import h5py
 import numpy as np
+if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docstring is the usage
+    print(__doc__.strip())
+    sys.exit(0)
 
 N, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 rng = np.random.default_rng(seed)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Every script under scripts/ (the README's commands, the benchmark, SMPI and table scripts)
+# answers --help and -h with its header -- what it does, its arguments, its environment -- on
+# stdout, exit 0, nothing on stderr, and does nothing else (the Python programs: their docstring): before, `scripts/setup.sh --help`
+# configured the build, `scripts/check_deb.sh --help` built and installed the package, the bench
+# scripts took "--help" for a build directory and `scripts/update_docs.sh --help` ran it as a
+# command. Checked with every program a script could start (package managers, build tools, MPI,
+# SLURM, LAMMPS, Python, liebench) replaced on PATH by a stub that records its call: a script
+# that starts anything, or takes more than 10 s, fails. A new script without the help fails too.
+source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
+
+STUBS="$W/stubs"
+CALLS="$W/calls.log"
+mkdir -p "$STUBS"
+: > "$CALLS"
+for prog in apt-get apt dpkg sudo cmake ctest cpack ninja make g++ mpicxx mpirun mpiexec smpirun smpicxx \
+            srun sbatch salloc scontrol squeue slurmctld slurmd munged lmp python3 python pdflatex \
+            h5dump liebench git perf chromium; do
+  printf '#!/bin/sh\necho "%s $*" >> "%s"\nexit 99\n' "$prog" "$CALLS" > "$STUBS/$prog"
+  chmod +x "$STUBS/$prog"
+done
+
+mapfile -t SCRIPTS < <(cd "$SRC" && find scripts -name '*.sh' -not -path 'scripts/lib/*' | sort)
+[[ ${#SCRIPTS[@]} -ge 20 ]] || bad "found only ${#SCRIPTS[@]} scripts under scripts/"
+for s in "${SCRIPTS[@]}"; do
+  # the header's first line, as the script's help must print it
+  first=$(awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; exit } { exit }' "$SRC/$s")
+  [[ -n "$first" ]] || { bad "$s: no header comment to print as its help"; continue; }
+  for flag in --help -h; do
+    : > "$CALLS"
+    out=$(cd "$W" && PATH="$STUBS:$PATH" LIEBENCH_BIN="$STUBS/liebench" timeout 10 bash "$SRC/$s" "$flag" 2> "$W/err")
+    st=$?
+    err=$(cat "$W/err")
+    calls=$(cat "$CALLS")
+    if [[ $st -ne 0 ]]; then bad "$s $flag: exit status $st, expected 0 (stderr: ${err:0:200})"
+    elif [[ -n "$calls" ]]; then bad "$s $flag: started a program: ${calls:0:200}"
+    elif [[ -n "$err" ]]; then bad "$s $flag: wrote to stderr: ${err:0:200}"
+    elif [[ "$(head -n 1 <<< "$out")" != "$first" ]]; then bad "$s $flag: stdout does not start with its header: ${out:0:200}"
+    else ok "$s $flag"; fi
+  done
+done
+# The Python programs under scripts/ likewise: the module docstring (argparse's usage where a
+# program has a parser); the modules they import (no sys.argv, no __main__) are not programs.
+mapfile -t PROGRAMS < <(cd "$SRC" && grep -l -E 'sys\.argv|__main__' $(find scripts -name '*.py') | sort)
+[[ ${#PROGRAMS[@]} -ge 15 ]] || bad "found only ${#PROGRAMS[@]} Python programs under scripts/"
+for s in "${PROGRAMS[@]}"; do
+  if grep -q argparse "$SRC/$s"; then first="usage: $(basename "$s")"
+  else first=$(/usr/bin/python3 -c 'import ast, sys; d = ast.get_docstring(ast.parse(open(sys.argv[1]).read())); print(d.splitlines()[0] if d else "")' "$SRC/$s"); fi
+  [[ -n "$first" ]] || { bad "$s: no docstring to print as its help"; continue; }
+  for flag in --help -h; do
+    : > "$CALLS"
+    out=$(cd "$W" && PATH="$STUBS:$PATH" timeout 20 /usr/bin/python3 "$SRC/$s" "$flag" 2> "$W/err")
+    st=$?
+    err=$(cat "$W/err")
+    calls=$(cat "$CALLS")
+    if [[ $st -ne 0 ]]; then bad "$s $flag: exit status $st, expected 0 (stderr: ${err:0:200})"
+    elif [[ -n "$calls" ]]; then bad "$s $flag: started a program: ${calls:0:200}"
+    elif [[ -n "$err" ]]; then bad "$s $flag: wrote to stderr: ${err:0:200}"
+    elif [[ "$(head -n 1 <<< "$out")" != "$first"* ]]; then bad "$s $flag: stdout does not start with '$first': ${out:0:200}"
+    else ok "$s $flag"; fi
+  done
+done
+# the help text is the whole header: a usage line of setup.sh reaches the user
+expect_status "setup.sh --help shows --deps" 0 "scripts/setup.sh --deps" bash "$SRC/scripts/setup.sh" --help
+# arguments other than the help keep their meaning (run_layouts.sh's usage line on a missing file)
+expect_status "run_layouts.sh without arguments: its usage, exit 2" 2 "usage:" bash "$SRC/scripts/run_layouts.sh"
+
+finish
