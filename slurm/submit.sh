@@ -44,10 +44,14 @@ root="$(cd "$here/.." && pwd)"
 command_line="$(printf '%q ' "$0" "$@")"
 
 die() { echo "submit: $*" >&2; exit 2; }
+# usage [STATUS]: the options on stderr, exit 2 (missing arguments); usage 0 (--help): stdout, exit 0
 usage() {
-  echo "usage:" >&2
-  sed -n '/^#   slurm\/submit.sh/,/^# Exit status/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-  exit 2
+  local status=${1:-2}
+  {
+    echo "usage:"
+    sed -n '/^#   slurm\/submit.sh/,/^# Exit status/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  } >&$((status == 0 ? 1 : 2))
+  exit "$status"
 }
 
 # ---- arguments
@@ -79,7 +83,7 @@ while [[ $# -gt 0 ]]; do
     --dry-run) mode=dry-run; shift ;;
     --force) force=1; shift ;;
     --no-check) check=0; shift ;;
-    -h | --help) usage ;;
+    -h | --help) usage 0 ;;
     --) shift; run_args=("$@"); break ;;
     -*) die "unknown option '$1' (slurm/submit.sh --help lists them; liebench run arguments go after --)" ;;
     *) positional+=("$1"); shift ;;

@@ -60,6 +60,15 @@ for s in "${PROGRAMS[@]}"; do
     else ok "$s $flag"; fi
   done
 done
+# slurm/submit.sh (installed with the suite) has its own option list: on stdout with --help, exit 0
+for flag in --help -h; do
+  : > "$CALLS"
+  out=$(PATH="$STUBS:$PATH" timeout 10 bash "$SRC/slurm/submit.sh" "$flag" 2> "$W/err"); st=$?
+  if [[ $st -ne 0 || -s "$W/err" || -s "$CALLS" || "$out" != "usage:"*"--parts K"* ]]; then
+    bad "slurm/submit.sh $flag: status $st, stderr '$(head -c 200 "$W/err")', calls '$(cat "$CALLS")'"
+  else ok "slurm/submit.sh $flag"; fi
+done
+expect_status "slurm/submit.sh without arguments: its usage, exit 2" 2 "usage:" bash "$SRC/slurm/submit.sh"
 # the help text is the whole header: a usage line of setup.sh reaches the user
 expect_status "setup.sh --help shows --deps" 0 "scripts/setup.sh --deps" bash "$SRC/scripts/setup.sh" --help
 # arguments other than the help keep their meaning (run_layouts.sh's usage line on a missing file)
