@@ -7,6 +7,7 @@
 # The benchmark decks of experiments/benchmark/ likewise (as benchmark_<name>). Then the scaling
 # studies of experiments/scaling/ (one mpirun per layout, merged).
 #   bash scripts/reproduce_results.sh [NAME_PATTERN]     e.g. 'P_fig*', 'benchmark_*'; default: all
+#     (a pattern that matches no deck: one line on stderr, exit 2, nothing written)
 #   LIEBENCH_NP=4 bash scripts/reproduce_results.sh
 #   LIEBENCH_RESULTS_DIR=DIR   write into DIR instead of results/ (scripts/check_tables.sh)
 #   LIEBENCH_SKIP_FIGURES=1    leave out the figures of the sources (results/figures/)
@@ -25,10 +26,31 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PATTERN="${1:-*}"
+# A pattern that selects nothing is a typo, not an empty run: one line, exit 2, before anything
+# is set up or written.
+if [ $# -gt 1 ]; then
+  echo "reproduce_results: one NAME_PATTERN, got $# arguments ($*); quote a pattern so that the shell leaves it alone: 'P_fig5*'" >&2
+  exit 2
+fi
+selects_something() {
+  compgen -G "$ROOT/experiments/$PATTERN.cfg" >/dev/null && return 0
+  [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ] && return 0
+  local cfg
+  for cfg in "$ROOT"/experiments/benchmark/*.cfg; do
+    # shellcheck disable=SC2053  # PATTERN is a glob on purpose
+    [[ "benchmark_$(basename "$cfg" .cfg)" == $PATTERN ]] && return 0
+  done
+  return 1
+}
+if ! selects_something; then
+  echo "reproduce_results: no experiment matches '$PATTERN' (experiments/*.cfg by name, benchmark_* for" \
+       "experiments/benchmark/*.cfg, 'scaling*' for experiments/scaling/); give a NAME_PATTERN such as 'P_fig5*'" >&2
+  exit 2
+fi
 if [ -n "${LIEBENCH_BIN:-}" ]; then LB="$LIEBENCH_BIN"   # a given binary: no setup, no build
 else "$ROOT/scripts/setup.sh"; LB="${LIEBENCH_BUILD_DIR:-$ROOT/build}/liebench"; fi
 NP="${LIEBENCH_NP:-2}"
-PATTERN="${1:-*}"
 RESULTS="${LIEBENCH_RESULTS_DIR:-$ROOT/results}"
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 MPIRUN=(mpirun -n "$NP")

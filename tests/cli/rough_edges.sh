@@ -40,4 +40,13 @@ grep -q "built on table 'rk4'" t.txt && grep -q "order found: 4" t.txt && ok "ta
   || bad "tableau rkmk54"
 "$LB" tableau cf43 | grep -q "order found: 4" && ok "tableau cf43 (a CF method)" || bad "tableau cf43"
 expect_status "tableau lgvi (no table)" 2 "not built on a coefficient table" "$LB" tableau lgvi
+
+# ---- scripts/reproduce_results.sh: a pattern that selects no deck is a typo, not an empty run
+# (before: exit 0 after rewriting the tables' index and listing every figure as skipped)
+out=$(LIEBENCH_BIN="$LB" LIEBENCH_RESULTS_DIR="$W/rr" bash "$SRC/scripts/reproduce_results.sh" 'P_Fig5*' 2>&1); st=$?
+if [[ $st -eq 2 && "$out" == *"no experiment matches 'P_Fig5*'"* && $(wc -l <<< "$out") -eq 1 && ! -e "$W/rr" ]]; then
+  ok "reproduce_results.sh 'P_Fig5*': one line, exit 2, nothing written"
+else bad "reproduce_results.sh 'P_Fig5*': status $st, $(wc -l <<< "$out") lines, results dir $([[ -e "$W/rr" ]] && echo written || echo absent): ${out:0:300}"; fi
+expect_status "reproduce_results.sh with two patterns" 2 "one NAME_PATTERN, got 2 arguments" \
+  env LIEBENCH_BIN="$LB" LIEBENCH_RESULTS_DIR="$W/rr" bash "$SRC/scripts/reproduce_results.sh" 'P_fig5*' 'K*'
 finish
