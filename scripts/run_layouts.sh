@@ -25,6 +25,7 @@ if [[ $# -lt 2 ]]; then
   exit 2
 fi
 cfg="$1"; out="$2"; shift 2
+readable_file run_layouts.sh EXP.cfg "$cfg"
 layouts=""
 override=()
 if [[ $# -gt 0 && "$1" != "--" ]]; then

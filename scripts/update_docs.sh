@@ -11,6 +11,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LB="${1:-$ROOT/build/liebench}"
 DIR="${2:-$ROOT}"
+executable update_docs.sh LIEBENCH "$LB" "build it (bash scripts/setup.sh) or give its path"
+readable_file update_docs.sh DIR/README.md "$DIR/README.md"
 tmp="$(mktemp)"
 trap 'rm -f "$tmp" "$tmp".*' EXIT
 for what in groups methods controllers models studies keys; do

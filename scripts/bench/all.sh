@@ -34,7 +34,7 @@ while (($#)); do
   shift
 done
 if [ -z "$REPEAT" ]; then REPEAT=$((QUICK ? 1 : 3)); fi
-[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || { echo "all.sh: --repeat $REPEAT; give a positive integer" >&2; exit 2; }
+positive_int all.sh --repeat "$REPEAT"
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 export OMPI_MCA_rmaps_base_oversubscribe=1
 PY=/usr/bin/python3

@@ -17,6 +17,7 @@
 set -uo pipefail
 BUILD=${1:-build}
 STEPS7=${2:-5}
+positive_int chain_large.sh STEPS7 "$STEPS7"
 BIN="$BUILD/tests/bench_pendulum_chain"
 [ -x "$BIN" ] || { echo "missing $BIN (cmake --build $BUILD --target bench_pendulum_chain)" >&2; exit 2; }
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi

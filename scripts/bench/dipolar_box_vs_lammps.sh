@@ -25,9 +25,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LB="$BUILD/liebench"
 [[ -x "$LB" ]] || { echo "dipolar_box_vs_lammps: missing $LB; build the suite first (see --help)" >&2; exit 2; }
 command -v lmp >/dev/null || { echo "dipolar_box_vs_lammps: LAMMPS ('lmp') not found; install it: apt-get install -y lammps" >&2; exit 2; }
-for v in "$REPEATS" "$SIDE" "$STEPS"; do
-  [[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "dipolar_box_vs_lammps: '$v' must be a positive integer (see --help)" >&2; exit 2; }
-done
+for v in REPEATS SIDE STEPS; do positive_int dipolar_box_vs_lammps.sh "$v" "${!v}"; done
 [[ "$SIDE" -ge 5 ]] || { echo "dipolar_box_vs_lammps: n = $SIDE is below 5: the box must be at least 2 rc wide" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 WORK=$(mktemp -d)

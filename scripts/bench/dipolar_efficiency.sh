@@ -17,6 +17,7 @@ BUILD=${1:-build}
 N=${2:-4000}
 EVALS=${3:-20}
 REPEATS=${4:-3}
+for v in N EVALS REPEATS; do positive_int dipolar_efficiency.sh "$v" "${!v}"; done
 BIN="$BUILD/tests/bench_dipolar_run"
 [[ -x "$BIN" ]] || { echo "missing $BIN (cmake --build $BUILD --target bench_dipolar_run)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -14,6 +14,7 @@ BUILD=${1:-build}
 NP=${2:-1}
 NT=${3:-1}
 STEPS=${4:-100000}
+for v in NP NT STEPS; do positive_int dipolar_thesis_workload.sh "$v" "${!v}"; done
 BIN="$BUILD/tests/bench_dipolar_run"
 [[ -x "$BIN" ]] || { echo "missing $BIN (cmake --build $BUILD --target bench_dipolar_run)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -23,7 +23,7 @@ NS=("$@")
 BIN="$BUILD/tests/bench_dipolar_run"
 [[ -x "$BIN" ]] || { echo "dipolar_vs_lammps: missing $BIN; build it: cmake --build $BUILD --target bench_dipolar_run" >&2; exit 2; }
 command -v lmp >/dev/null || { echo "dipolar_vs_lammps: LAMMPS ('lmp') not found; install it: apt-get install -y lammps" >&2; exit 2; }
-[[ "$REPEATS" =~ ^[1-9][0-9]*$ ]] || { echo "dipolar_vs_lammps: REPEATS '$REPEATS' must be a positive integer" >&2; exit 2; }
+positive_int dipolar_vs_lammps.sh REPEATS "$REPEATS"
 for n in "${NS[@]}"; do
   [[ "$n" =~ ^[1-9][0-9]*$ && "$n" -ge 2 ]] || { echo "dipolar_vs_lammps: N '$n' must be an integer >= 2" >&2; exit 2; }
 done

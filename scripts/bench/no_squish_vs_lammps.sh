@@ -12,7 +12,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD=$(realpath "${1:?usage: no_squish_vs_lammps.sh BUILD_DIR [STEPS] [WORKDIR]}")
 STEPS=${2:-100}
 WORK=${3:-$(mktemp -d)}
-[[ $STEPS =~ ^[1-9][0-9]*$ ]] || { echo "no_squish_vs_lammps.sh: STEPS=$STEPS; give a positive integer" >&2; exit 2; }
+positive_int no_squish_vs_lammps.sh STEPS "$STEPS"
 LB="$BUILD/liebench"
 [ -x "$LB" ] || { echo "no_squish_vs_lammps.sh: missing $LB (cmake --build $BUILD)" >&2; exit 2; }
 command -v lmp >/dev/null || { echo "no_squish_vs_lammps.sh: no lmp (scripts/bench/install_peers.sh)" >&2; exit 2; }

@@ -19,7 +19,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD=$(realpath "${1:?usage: thesis_workload.sh BUILD_DIR [STEPS] [WORKDIR]}")
 STEPS=${2:-100000}
 WORK=${3:-$(mktemp -d)}
-[[ $STEPS =~ ^[1-9][0-9]*$ ]] || { echo "thesis_workload.sh: STEPS=$STEPS; give a positive integer" >&2; exit 2; }
+positive_int thesis_workload.sh STEPS "$STEPS"
 LB="$BUILD/liebench"
 [ -x "$LB" ] || { echo "thesis_workload.sh: missing $LB (cmake --build $BUILD)" >&2; exit 2; }
 command -v lmp >/dev/null || { echo "thesis_workload.sh: no lmp (scripts/bench/install_peers.sh)" >&2; exit 2; }

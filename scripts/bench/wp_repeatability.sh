@@ -11,6 +11,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LB="${LIEBENCH_BIN:-$ROOT/build/liebench}"
 deck="${1:-$ROOT/experiments/benchmark/wp_double_pendulum.cfg}"
 n="${2:-3}"
+readable_file wp_repeatability.sh DECK "$deck"
+positive_int wp_repeatability.sh N "$n"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 for i in $(seq 1 "$n"); do

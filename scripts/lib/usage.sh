@@ -14,3 +14,18 @@ usage_if_asked() {
       ;;
   esac
 }
+
+# The arguments' checks of the scripts, one line on stderr and exit 2 when they fail (before the
+# script starts anything):
+#   positive_int PROGRAM NAME VALUE     VALUE must be a positive integer
+#   readable_file PROGRAM NAME PATH     PATH must be a readable file
+#   executable PROGRAM NAME PATH HINT   PATH must be an executable file; HINT says how to get one
+positive_int() {
+  [[ $3 =~ ^[1-9][0-9]*$ ]] || { echo "$1: $2=$3; give a positive integer (see $1 --help)" >&2; exit 2; }
+}
+readable_file() {
+  [[ -f $3 && -r $3 ]] || { echo "$1: $2 '$3' is not a readable file (see $1 --help)" >&2; exit 2; }
+}
+executable() {
+  [[ -f $3 && -x $3 ]] || { echo "$1: $2 '$3' is not an executable; $4" >&2; exit 2; }
+}

@@ -17,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 BUILD="$(dirname "$LB")"
 PY=/usr/bin/python3
 
-expect_status "bad --repeat" 2 "--repeat 0" bash "$SRC/scripts/bench/all.sh" --quick --build "$BUILD" --out "$W/out" --repeat 0
+expect_status "bad --repeat" 2 "--repeat=0; give a positive integer" bash "$SRC/scripts/bench/all.sh" --quick --build "$BUILD" --out "$W/out" --repeat 0
 [ ! -e "$W/out" ] && ok "bad input writes nothing" || bad "bad input created $W/out"
 
 if bash "$SRC/scripts/bench/all.sh" --quick --build "$BUILD" --out "$W/out" > quick.log 2>&1; then

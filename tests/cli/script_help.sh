@@ -7,6 +7,7 @@
 # command. Checked with every program a script could start (package managers, build tools, MPI,
 # SLURM, LAMMPS, Python, liebench) replaced on PATH by a stub that records its call: a script
 # that starts anything, or takes more than 10 s, fails. A new script without the help fails too.
+# Bad arguments of the scripts that take counts, files or a binary: one line, exit 2.
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 
 STUBS="$W/stubs"
@@ -69,6 +70,33 @@ for flag in --help -h; do
   else ok "slurm/submit.sh $flag"; fi
 done
 expect_status "slurm/submit.sh without arguments: its usage, exit 2" 2 "usage:" bash "$SRC/slurm/submit.sh"
+# Bad arguments: one line on stderr naming the argument, exit 2, nothing started (before, a
+# non-numeric count reached mpirun or a Python traceback, a missing LIEBENCH a bash error 127).
+BUILD="$(dirname "$LB")"
+bad_args=(
+  "scripts/run_layouts.sh|EXP.cfg '$W/none.cfg' is not a readable file|$W/none.cfg $W/o.h5"
+  "scripts/update_docs.sh|LIEBENCH '$W/none' is not an executable|$W/none"
+  "scripts/update_docs.sh|DIR/README.md '$W/README.md' is not a readable file|$LB $W"
+  "scripts/bench/all.sh|--repeat=0; give a positive integer|--repeat 0"
+  "scripts/bench/chain_efficiency.sh|N=foo; give a positive integer|$BUILD foo"
+  "scripts/bench/chain_large.sh|STEPS7=0; give a positive integer|$BUILD 0"
+  "scripts/bench/dipolar_efficiency.sh|EVALS=x; give a positive integer|$BUILD 4000 x"
+  "scripts/bench/dipolar_thesis_workload.sh|STEPS=-5; give a positive integer|$BUILD 1 1 -5"
+  "scripts/bench/dipolar_vs_lammps.sh|REPEATS=x; give a positive integer|$BUILD x"
+  "scripts/bench/thesis_workload.sh|STEPS=abc; give a positive integer|$BUILD abc"
+  "scripts/bench/wp_repeatability.sh|DECK '$W/none.cfg' is not a readable file|$W/none.cfg"
+  "scripts/bench/wp_repeatability.sh|N=zero; give a positive integer|$SRC/experiments/benchmark/wp_double_pendulum.cfg zero"
+)
+for case_ in "${bad_args[@]}"; do
+  IFS='|' read -r s want args <<< "$case_"
+  : > "$CALLS"
+  # shellcheck disable=SC2086  # args: words
+  out=$(cd "$W" && PATH="$STUBS:$PATH" timeout 20 bash "$SRC/$s" $args 2> "$W/err"); st=$?
+  err=$(cat "$W/err")
+  if [[ $st -ne 2 || -n "$out" || -s "$CALLS" || $(wc -l < "$W/err") -ne 1 || "$err" != *"$want"* ]]; then
+    bad "$s $args: status $st (want 2), stdout '${out:0:100}', calls '$(cat "$CALLS")', stderr: ${err:0:300}"
+  else ok "$s $args: $err"; fi
+done
 # the help text is the whole header: a usage line of setup.sh reaches the user
 expect_status "setup.sh --help shows --deps" 0 "scripts/setup.sh --deps" bash "$SRC/scripts/setup.sh" --help
 # arguments other than the help keep their meaning (run_layouts.sh's usage line on a missing file)
