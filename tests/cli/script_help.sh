@@ -6,7 +6,7 @@
 # scripts took "--help" for a build directory and `scripts/update_docs.sh --help` ran it as a
 # command. Checked with every program a script could start (package managers, build tools, MPI,
 # SLURM, LAMMPS, Python, liebench) replaced on PATH by a stub that records its call: a script
-# that starts anything, or takes more than 10 s, fails. A new script without the help fails too.
+# that starts anything, or takes more than 20 s, fails. A new script without the help fails too.
 # Bad arguments of the scripts that take counts, files or a binary: one line, exit 2.
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 
@@ -21,24 +21,30 @@ for prog in apt-get apt dpkg sudo cmake ctest cpack ninja make g++ mpicxx mpirun
   chmod +x "$STUBS/$prog"
 done
 
+# check_help NAME FLAG FIRST_LINE CMD...: CMD (stubs first on PATH, 20 s at most) exits 0, starts
+# nothing, writes nothing on stderr and its stdout begins with FIRST_LINE
+check_help() {
+  local name=$1 flag=$2 first=$3 out st err calls
+  shift 3
+  : > "$CALLS"
+  out=$(cd "$W" && PATH="$STUBS:$PATH" LIEBENCH_BIN="$STUBS/liebench" timeout 20 "$@" 2> "$W/err")
+  st=$?
+  err=$(cat "$W/err")
+  calls=$(cat "$CALLS")
+  if [[ $st -ne 0 ]]; then bad "$name $flag: exit status $st, expected 0 (stderr: ${err:0:200})"
+  elif [[ -n "$calls" ]]; then bad "$name $flag: started a program: ${calls:0:200}"
+  elif [[ -n "$err" ]]; then bad "$name $flag: wrote to stderr: ${err:0:200}"
+  elif [[ "$(head -n 1 <<< "$out")" != "$first"* ]]; then bad "$name $flag: stdout does not start with '$first': ${out:0:200}"
+  else ok "$name $flag"; fi
+}
+
 mapfile -t SCRIPTS < <(cd "$SRC" && find scripts -name '*.sh' -not -path 'scripts/lib/*' | sort)
 [[ ${#SCRIPTS[@]} -ge 20 ]] || bad "found only ${#SCRIPTS[@]} scripts under scripts/"
 for s in "${SCRIPTS[@]}"; do
   # the header's first line, as the script's help must print it
   first=$(awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; exit } { exit }' "$SRC/$s")
   [[ -n "$first" ]] || { bad "$s: no header comment to print as its help"; continue; }
-  for flag in --help -h; do
-    : > "$CALLS"
-    out=$(cd "$W" && PATH="$STUBS:$PATH" LIEBENCH_BIN="$STUBS/liebench" timeout 10 bash "$SRC/$s" "$flag" 2> "$W/err")
-    st=$?
-    err=$(cat "$W/err")
-    calls=$(cat "$CALLS")
-    if [[ $st -ne 0 ]]; then bad "$s $flag: exit status $st, expected 0 (stderr: ${err:0:200})"
-    elif [[ -n "$calls" ]]; then bad "$s $flag: started a program: ${calls:0:200}"
-    elif [[ -n "$err" ]]; then bad "$s $flag: wrote to stderr: ${err:0:200}"
-    elif [[ "$(head -n 1 <<< "$out")" != "$first" ]]; then bad "$s $flag: stdout does not start with its header: ${out:0:200}"
-    else ok "$s $flag"; fi
-  done
+  for flag in --help -h; do check_help "$s" "$flag" "$first" bash "$SRC/$s" "$flag"; done
 done
 # The Python programs under scripts/ likewise: the module docstring (argparse's usage where a
 # program has a parser); the modules they import (no sys.argv, no __main__) are not programs.
@@ -48,18 +54,7 @@ for s in "${PROGRAMS[@]}"; do
   if grep -q argparse "$SRC/$s"; then first="usage: $(basename "$s")"
   else first=$(/usr/bin/python3 -c 'import ast, sys; d = ast.get_docstring(ast.parse(open(sys.argv[1]).read())); print(d.splitlines()[0] if d else "")' "$SRC/$s"); fi
   [[ -n "$first" ]] || { bad "$s: no docstring to print as its help"; continue; }
-  for flag in --help -h; do
-    : > "$CALLS"
-    out=$(cd "$W" && PATH="$STUBS:$PATH" timeout 20 /usr/bin/python3 "$SRC/$s" "$flag" 2> "$W/err")
-    st=$?
-    err=$(cat "$W/err")
-    calls=$(cat "$CALLS")
-    if [[ $st -ne 0 ]]; then bad "$s $flag: exit status $st, expected 0 (stderr: ${err:0:200})"
-    elif [[ -n "$calls" ]]; then bad "$s $flag: started a program: ${calls:0:200}"
-    elif [[ -n "$err" ]]; then bad "$s $flag: wrote to stderr: ${err:0:200}"
-    elif [[ "$(head -n 1 <<< "$out")" != "$first"* ]]; then bad "$s $flag: stdout does not start with '$first': ${out:0:200}"
-    else ok "$s $flag"; fi
-  done
+  for flag in --help -h; do check_help "$s" "$flag" "$first" /usr/bin/python3 "$SRC/$s" "$flag"; done
 done
 # slurm/submit.sh (installed with the suite) has its own option list: on stdout with --help, exit 0
 for flag in --help -h; do
