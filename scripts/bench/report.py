@@ -12,6 +12,7 @@ missing gets the row "not measured (...)", never a number. NOTES is a Markdown f
 """
 import re
 import statistics
+import os
 import sys
 
 import h5py
@@ -20,6 +21,10 @@ if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docs
     print(__doc__.strip())
     sys.exit(0)
 
+if len(sys.argv) != 4 or not os.path.isfile(sys.argv[1]):
+    print(f"report.py: give RAW OUTDIR NOTES, RAW a file of all.sh's key=value lines (got {sys.argv[1:]}; "
+          "see --help)", file=sys.stderr)
+    sys.exit(2)
 raw_path, out_dir, notes_path = sys.argv[1:4]
 machine, status, samples = {}, {}, {}
 for line in open(raw_path):

@@ -19,6 +19,7 @@ DIR/<stem>_fig7_kinetic_energy.png, and prints their names.
 """
 import argparse
 import os
+import sys
 
 import matplotlib
 
@@ -83,7 +84,12 @@ def main():
     ap.add_argument("--level", type=int, default=4)
     args = ap.parse_args()
     times = [float(x) for x in args.times.split(",")]
-    with h5py.File(args.file, "r") as f:
+    try:
+        f = h5py.File(args.file, "r")
+    except OSError as e:
+        print(f"plot_sphere_md: {args.file}: not an HDF5 file ({e})", file=sys.stderr)
+        sys.exit(2)
+    with f:
         if "particles/molecules" not in f:
             raise SystemExit(f"plot_sphere_md: {args.file} has no /particles/molecules (a simulate run of "
                              "model sphere_md with save_state = true)")

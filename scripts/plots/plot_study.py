@@ -365,10 +365,12 @@ def main(argv=None):
     try:
         f = h5py.File(args.file, "r")
     except OSError as e:
-        sys.exit(f"{args.file}: not an HDF5 file ({e})")
+        print(f"plot_study: {args.file}: not an HDF5 file ({e})", file=sys.stderr)
+        sys.exit(2)
     with f:
         if "study" not in f or "summary" not in f:
-            sys.exit(f"{args.file}: not a liebench study file (no /study or /summary)")
+            print(f"plot_study: {args.file}: not a liebench study file (no /study or /summary)", file=sys.stderr)
+            sys.exit(2)
         kind = text(f["study"].attrs["kind"])
         tab = summary(f)
         paths = []

@@ -89,7 +89,8 @@ def paper_values(rows, s):
 
 def main():
     if len(sys.argv) != 4:
-        sys.exit("usage: paper_table.py EXPERIMENT.cfg RESULT.h5 OUT_DIR")
+        print("usage: paper_table.py EXPERIMENT.cfg RESULT.h5 OUT_DIR (see --help)", file=sys.stderr)
+        sys.exit(2)
     cfg_path, h5_path, out_dir = sys.argv[1:]
     title, rows, notes = read_experiment(cfg_path)
     if not rows:

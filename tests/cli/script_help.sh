@@ -82,15 +82,25 @@ bad_args=(
   "scripts/bench/wp_repeatability.sh|DECK '$W/none.cfg' is not a readable file|$W/none.cfg"
   "scripts/bench/wp_repeatability.sh|N=zero; give a positive integer|$SRC/experiments/benchmark/wp_double_pendulum.cfg zero"
 )
+# and the Python programs that took such arguments to a traceback (or exit 1)
+bad_args+=(
+  "scripts/bench/report.py|report.py: give RAW OUTDIR NOTES|"
+  "scripts/bench/report.py|report.py: give RAW OUTDIR NOTES|$W/none.txt $W/out $W/notes.md"
+  "scripts/bench/lammps/thesis_state.py|thesis_state.py: give N SEED OUTDIR|one 7 $W/state"
+  "scripts/plots/plot_sphere_md.py|plot_sphere_md: $W/none.h5: not an HDF5 file|$W/none.h5"
+  "scripts/plots/plot_study.py|plot_study: $W/none.h5: not an HDF5 file|$W/none.h5"
+  "scripts/tables/paper_table.py|usage: paper_table.py EXPERIMENT.cfg RESULT.h5 OUT_DIR|$W/none.cfg"
+)
 for case_ in "${bad_args[@]}"; do
   IFS='|' read -r s want args <<< "$case_"
+  interp=(bash); [[ $s == *.py ]] && interp=(/usr/bin/python3)
   : > "$CALLS"
   # shellcheck disable=SC2086  # args: words
-  out=$(cd "$W" && PATH="$STUBS:$PATH" timeout 20 bash "$SRC/$s" $args 2> "$W/err"); st=$?
+  out=$(cd "$W" && PATH="$STUBS:$PATH" timeout 20 "${interp[@]}" "$SRC/$s" $args 2> "$W/err"); st=$?
   err=$(cat "$W/err")
   if [[ $st -ne 2 || -n "$out" || -s "$CALLS" || $(wc -l < "$W/err") -ne 1 || "$err" != *"$want"* ]]; then
     bad "$s $args: status $st (want 2), stdout '${out:0:100}', calls '$(cat "$CALLS")', stderr: ${err:0:300}"
-  else ok "$s $args: $err"; fi
+  else ok "$s $args: ${err:0:120}"; fi
 done
 # the help text is the whole header: a usage line of setup.sh reaches the user
 expect_status "setup.sh --help shows --deps" 0 "scripts/setup.sh --deps" bash "$SRC/scripts/setup.sh" --help

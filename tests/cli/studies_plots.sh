@@ -24,5 +24,9 @@ n=$("$PY" -c "import h5py; print(len(h5py.File('ada_dt.h5')['runs/run_00000/obse
 [[ $n -eq 31 ]] && ok "adaptive observables at the 31 sample_dt times" || bad "adaptive observables: $n samples, expected 31"
 head -c 8 plots/conv_convergence.png | grep -q PNG && ok "PNG signature" || bad "not a PNG"
 head -c 5 plots/conv_convergence.pdf | grep -q "%PDF" && ok "PDF signature" || bad "not a PDF"
-expect_status "plot of a non-study file" 1 "" "$PY" "$SRC/scripts/plots/plot_study.py" /dev/null
+# bad input: one line naming the file, exit 2 (not an HDF5 file; an HDF5 file without a study)
+expect_status "plot of a non-HDF5 file" 2 "plot_study: /dev/null: not an HDF5 file" "$PY" "$SRC/scripts/plots/plot_study.py" /dev/null
+"$PY" -c "import h5py; h5py.File('empty.h5', 'w').close()"
+expect_status "plot of an HDF5 file without a study" 2 "plot_study: empty.h5: not a liebench study file" \
+  "$PY" "$SRC/scripts/plots/plot_study.py" empty.h5
 finish

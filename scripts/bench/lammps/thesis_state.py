@@ -29,7 +29,14 @@ if __name__ == "__main__" and sys.argv[1:2] in (["-h"], ["--help"]):  # the docs
     print(__doc__.strip())
     sys.exit(0)
 
-N, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+try:
+    N, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    if N < 2 or len(sys.argv) != 4:
+        raise ValueError
+except (IndexError, ValueError):
+    print(f"thesis_state.py: give N SEED OUTDIR, N >= 2 and SEED integers (got {sys.argv[1:]}; see --help)",
+          file=sys.stderr)
+    sys.exit(2)
 rng = np.random.default_rng(seed)
 g = rng.standard_normal((N, 3))
 pos = g * (N / np.abs(g).max())
