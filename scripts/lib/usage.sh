@@ -1,4 +1,5 @@
-# The help of every script under scripts/: sourced first thing, before the script does anything,
+# The help and the argument checks of the scripts under scripts/. Sourced first thing, before a
+# script does anything,
 #   . "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 # (../lib from a subfolder). When the script's first argument is -h or --help it prints the
 # script's header -- its leading comment block, which says what it does, its arguments and the
