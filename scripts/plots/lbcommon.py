@@ -4,6 +4,7 @@ series distinguishable, words-with-units labels, notes that never overlap the ax
 Debian's python3-h5py/numpy/matplotlib (/usr/bin/python3), Agg backend.
 """
 import os
+import sys
 
 import matplotlib
 
@@ -12,6 +13,24 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 # --- reading ---------------------------------------------------------------------------------
+
+
+def open_or_exit(path, program, required, what):
+    """The HDF5 file at path, open for reading; where it is not an HDF5 file or lacks one of the
+    groups in required, one line on stderr naming it and exit 2 (bad input)."""
+    import h5py
+
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        print(f"{program}: {path}: not an HDF5 file ({e})", file=sys.stderr)
+        sys.exit(2)
+    missing = [g for g in required if g not in f]
+    if missing:
+        f.close()
+        print(f"{program}: {path}: not {what} (no /{missing[0]})", file=sys.stderr)
+        sys.exit(2)
+    return f
 
 
 def text(x):

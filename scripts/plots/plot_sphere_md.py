@@ -29,6 +29,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # noqa: E402
 
+from lbcommon import open_or_exit  # noqa: E402
+
 
 def icosphere(level):
     t = (1.0 + 5.0 ** 0.5) / 2.0
@@ -84,15 +86,8 @@ def main():
     ap.add_argument("--level", type=int, default=4)
     args = ap.parse_args()
     times = [float(x) for x in args.times.split(",")]
-    try:
-        f = h5py.File(args.file, "r")
-    except OSError as e:
-        print(f"plot_sphere_md: {args.file}: not an HDF5 file ({e})", file=sys.stderr)
-        sys.exit(2)
-    with f:
-        if "particles/molecules" not in f:
-            raise SystemExit(f"plot_sphere_md: {args.file} has no /particles/molecules (a simulate run of "
-                             "model sphere_md with save_state = true)")
+    required = ("particles/molecules",)
+    with open_or_exit(args.file, "plot_sphere_md", required, "a simulate run of model sphere_md with save_state = true") as f:
         g = f["particles/molecules"]
         t_all = g["direction/time"][:]
         Q = g["direction/value"][:]

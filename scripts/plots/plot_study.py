@@ -41,8 +41,8 @@ import numpy as np  # noqa: E402
 
 import workprecision  # noqa: E402
 from lbcommon import (attr, axis_word, failed_mask, failure_note, fmt, footnote, group_columns,  # noqa: E402
-                      group_labels, log_series, method_word, observable_panel, save, side_legend, style, summary,
-                      text, top_margin, varying, zero_note)
+                      group_labels, log_series, method_word, observable_panel, open_or_exit, save, side_legend, style,
+                      summary, text, top_margin, varying, zero_note)
 
 
 def run_label(tab, i, gcols):
@@ -362,15 +362,7 @@ def main(argv=None):
     tables_dir = args.tables or out_dir
     os.makedirs(tables_dir, exist_ok=True)
     stem = os.path.splitext(os.path.basename(args.file))[0]
-    try:
-        f = h5py.File(args.file, "r")
-    except OSError as e:
-        print(f"plot_study: {args.file}: not an HDF5 file ({e})", file=sys.stderr)
-        sys.exit(2)
-    with f:
-        if "study" not in f or "summary" not in f:
-            print(f"plot_study: {args.file}: not a liebench study file (no /study or /summary)", file=sys.stderr)
-            sys.exit(2)
+    with open_or_exit(args.file, "plot_study", ("study", "summary"), "a liebench study file") as f:
         kind = text(f["study"].attrs["kind"])
         tab = summary(f)
         paths = []
