@@ -325,6 +325,44 @@ for r in samples.get("groups", []):
 if not samples.get("groups"):
     add("groups", "5. group kernels", "-", "-", "-", ">= 5x", None, missing="bench_groups not run")
 
+# ---- how quiet the machine was (issue 27: the targets count from a quiet machine only). Each
+# timed quantity's spread over its alternating repeats, max/min - 1, and bench_fma_peak's clock
+# before and after the pair rows. Quiet: the median spread at most 5 %, the largest at most 20 %
+# and the two clocks within 2 % (the suite's choice of thresholds: the quiet run of 57422d2 reads
+# median 2 %, largest 13 % (Odeint at N = 10^5, the size where its arrays leave the caches),
+# clocks 3.671 / 3.666 GHz; in the noisy hours of stops 45-47 the pair rows spread by 15-40 %).
+QUIET_KEYS = ("s_per_step", "suite_seconds", "lammps_seconds", "suite_pairs_per_second",
+              "lammps_pairs_per_second", "seconds_per_eval", "ns_per_pair_within_cutoff")
+spreads = []  # (spread, what)
+for tag, lst in samples.items():
+    groups = {}
+    for r in lst:
+        ident = tuple((k, r.get(k)) for k in ("N", "n", "ranks", "program", "op", "group") if k in r)
+        groups.setdefault(ident, []).append(r)
+    for ident, rs in groups.items():
+        if len(rs) < 2:
+            continue
+        for key in QUIET_KEYS:
+            try:
+                v = [float(r[key]) for r in rs if key in r]
+            except ValueError:
+                continue
+            if len(v) >= 2 and min(v) > 0:
+                what = f"{tag} {key}" + "".join(f" {k}={x}" for k, x in ident)
+                spreads.append((max(v) / min(v) - 1, what))
+clocks = values("fma_peak", "clock_ghz")
+clock_spread = max(clocks) / min(clocks) - 1 if len(clocks) >= 2 and min(clocks) > 0 else None
+worst = max(spreads, default=None)
+median_spread = statistics.median(sp for sp, _ in spreads) if spreads else None
+quiet = (worst is not None and clock_spread is not None and median_spread <= 0.05 and worst[0] <= 0.20
+         and clock_spread <= 0.02)
+quiet_line = (f"Quiet: {'yes' if quiet else 'no'} (spread of the repeats over {len(spreads)} timed quantities: "
+              f"median {'-' if median_spread is None else f'{100 * median_spread:.1f} %'}, largest "
+              f"{'-' if worst is None else f'{100 * worst[0]:.0f} % ({worst[1]})'}; clock "
+              f"{'/'.join(f'{c:.4g}' for c in clocks) or '-'} GHz before/after the pair rows; quiet = median "
+              "<= 5 %, largest <= 20 %, clocks within 2 %).")
+machine["quiet"] = "yes" if quiet else "no"
+
 # ---- write
 cols = ["id", "target", "measured", "peer", "ratio", "goal", "met", "extra", "why"]
 with h5py.File(f"{out_dir}/performance.h5", "w") as f:
@@ -355,7 +393,8 @@ with open(f"{out_dir}/performance.md", "w") as f:
             f"{machine.get('mhz', '?')} MHz, flags {machine.get('flags', '?')}; host {machine.get('host', '?')}, "
             f"{machine.get('date', '?')}, git {machine.get('git', '?')}; load before {machine.get('load_before', '?')}"
             f", after {machine.get('load_after', '?')}; {machine.get('repeat', '?')} alternating repeats, medians"
-            f"{'; QUICK MODE (small sizes, not the targets)' if machine.get('quick') == '1' else ''}.\n\n")
+            f"{'; QUICK MODE (small sizes, not the targets)' if machine.get('quick') == '1' else ''}.\n"
+            f"{quiet_line}\n\n")
     f.write("| target | measured | peer | ratio | goal | met | notes | why / what would close it |\n")
     f.write("|---|---|---|---|---|---|---|---|\n")
     for r in rows:

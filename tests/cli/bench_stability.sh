@@ -75,7 +75,37 @@ if /usr/bin/python3 "$SRC/scripts/bench/report.py" raw.txt . "$SRC/results/perfo
   else bad "report.py row: $row"; fi
   row=$(grep -F '| 2. N = 2: Lie-Euler step vs Odeint RK4 step |' performance.md)
   [[ "$row" != *failed* && "$row" == *"| yes |"* ]] && ok "report.py: rows of good samples keep their figures" || bad "report.py row: $row"
+  # one repeat each and no clock: nothing to judge the machine by, so not quiet
+  grep -q '^Quiet: no (spread of the repeats over 0 timed quantities' performance.md \
+    && ok "report.py: no repeats, no verdict of quiet" || bad "report.py quiet line: $(sed -n 3p performance.md)"
 else
   bad "report.py failed: $(cat report.err)"
 fi
+
+# report.py's verdict on the machine: the spread of the alternating repeats and the clock before
+# and after (quiet: median spread <= 5 %, largest <= 20 %, clocks within 2 %)
+quiet_raw() {  # CLOCK_AFTER SECOND_SUITE_SECONDS
+  cat <<RAW
+machine cpu_model=test cores=2 mhz=1000
+machine flags=avx2 load_before=0,0,0 load_after=0,0,0 quick=0 repeat=3
+tag=fma_peak rep=1 clock_ghz=3.67 fma_peak_gflops=58.7 flops_per_cycle=16 pair_mix_mpairs=530
+tag=small_odeint_N2 rep=1 program=odeint_rk4 N=2 status=ok s_per_step=1.50e-07
+tag=small_odeint_N2 rep=2 program=odeint_rk4 N=2 status=ok s_per_step=1.52e-07
+tag=small_odeint_N2 rep=3 program=odeint_rk4 N=2 status=ok s_per_step=1.51e-07
+tag=thesis rep=1 program=thesis ranks=1 steps=100000 suite_seconds=10.0 lammps_seconds=19.0
+tag=thesis rep=2 program=thesis ranks=1 steps=100000 suite_seconds=$2 lammps_seconds=19.2
+tag=fma_peak rep=2 clock_ghz=$1 fma_peak_gflops=58.7 flops_per_cycle=16 pair_mix_mpairs=530
+RAW
+}
+verdict() { quiet_raw "$1" "$2" > q.txt; /usr/bin/python3 "$SRC/scripts/bench/report.py" q.txt . "$SRC/results/performance/notes.md" \
+  > /dev/null 2>&1 && sed -n 3p performance.md; }
+v=$(verdict 3.66 10.1)
+[[ "$v" == "Quiet: yes (spread of the repeats over 3 timed quantities: median 1.1 %, largest 1 % ("* ]] \
+  && ok "report.py: steady repeats and clock: quiet" || bad "report.py steady: $v"
+v=$(verdict 3.66 13.0)
+[[ "$v" == "Quiet: no "*"largest 30 % (thesis suite_seconds ranks=1 program=thesis)"* ]] \
+  && ok "report.py: a repeat 30 % off: not quiet, and which" || bad "report.py 30 % spread: $v"
+v=$(verdict 3.40 10.1)
+[[ "$v" == "Quiet: no "*"clock 3.67/3.4 GHz"* ]] && ok "report.py: the clock 7 % lower after: not quiet" \
+  || bad "report.py clock: $v"
 finish
