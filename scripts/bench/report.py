@@ -10,9 +10,9 @@ Figures are medians over the repeats; ratios are ratios of medians. A target who
 missing gets the row "not measured (...)", never a number. NOTES is a Markdown file of
 "- <row id>: text" lines written by hand: the "why / what would close it" of a missed target.
 """
+import os
 import re
 import statistics
-import os
 import sys
 
 import h5py
@@ -329,7 +329,7 @@ if not samples.get("groups"):
 # timed quantity's spread over its alternating repeats, max/min - 1, and bench_fma_peak's clock
 # before and after the pair rows. Quiet: the median spread at most 5 %, the largest at most 20 %
 # and the two clocks within 2 % (the suite's choice of thresholds: the quiet run of 57422d2 reads
-# median 2 %, largest 13 % (Odeint at N = 10^5, the size where its arrays leave the caches),
+# median 2.8 %, largest 13 % (Odeint at N = 10^5, the size where its arrays leave the caches),
 # clocks 3.671 / 3.666 GHz; in the noisy hours of stops 45-47 the pair rows spread by 15-40 %).
 QUIET_KEYS = ("s_per_step", "suite_seconds", "lammps_seconds", "suite_pairs_per_second",
               "lammps_pairs_per_second", "seconds_per_eval", "ns_per_pair_within_cutoff")
