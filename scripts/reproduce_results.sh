@@ -33,17 +33,18 @@ if [ $# -gt 1 ]; then
   echo "reproduce_results: one NAME_PATTERN, got $# arguments ($*); quote a pattern so that the shell leaves it alone: 'P_fig5*'" >&2
   exit 2
 fi
-selects_something() {
-  compgen -G "$ROOT/experiments/$PATTERN.cfg" >/dev/null && return 0
-  [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ] && return 0
-  local cfg
-  for cfg in "$ROOT"/experiments/benchmark/*.cfg; do
-    # shellcheck disable=SC2053  # PATTERN is a glob on purpose
-    [[ "benchmark_$(basename "$cfg" .cfg)" == $PATTERN ]] && return 0
-  done
-  return 1
-}
-if ! selects_something; then
+# The decks of the sources (experiments/NAME.cfg -> NAME) and of the benchmark
+# (experiments/benchmark/NAME.cfg -> benchmark_NAME; the pattern matches that name); the scaling
+# studies (experiments/scaling/) with '*' or 'scaling*'.
+decks=()
+for cfg in "$ROOT"/experiments/$PATTERN.cfg; do [ -e "$cfg" ] && decks+=("$cfg"); done
+for cfg in "$ROOT"/experiments/benchmark/*.cfg; do
+  # shellcheck disable=SC2053  # PATTERN is a glob on purpose
+  [[ "benchmark_$(basename "$cfg" .cfg)" == $PATTERN ]] && decks+=("$cfg")
+done
+scaling=0
+if [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; then scaling=1; fi
+if [ ${#decks[@]} -eq 0 ] && [ "$scaling" = 0 ]; then
   echo "reproduce_results: no experiment matches '$PATTERN' (experiments/*.cfg by name, benchmark_* for" \
        "experiments/benchmark/*.cfg, 'scaling*' for experiments/scaling/); give a NAME_PATTERN such as 'P_fig5*'" >&2
   exit 2
@@ -71,15 +72,7 @@ write_tables() {  # FILE.h5 NAME: md and tex of every table, one CSV per table
     "$LB" report "$1" --format csv --table "$t" > "$RESULTS/tables/$2.$t.csv"
   done
 }
-# The decks of the sources (experiments/NAME.cfg -> NAME) and of the benchmark
-# (experiments/benchmark/NAME.cfg -> benchmark_NAME; the pattern matches that name).
-decks=("$ROOT"/experiments/$PATTERN.cfg)
-for cfg in "$ROOT"/experiments/benchmark/*.cfg; do
-  # shellcheck disable=SC2053  # PATTERN is a glob on purpose
-  [[ "benchmark_$(basename "$cfg" .cfg)" == $PATTERN ]] && decks+=("$cfg")
-done
-for cfg in "${decks[@]}"; do
-  [ -e "$cfg" ] || continue   # no experiment matches (e.g. 'scaling*')
+for cfg in ${decks[@]+"${decks[@]}"}; do
   name="$(basename "$cfg" .cfg)"
   case "$cfg" in */experiments/benchmark/*) name="benchmark_$name" ;; esac
   h5="$RESULTS/$name.h5"
@@ -111,7 +104,7 @@ for cfg in "${decks[@]}"; do
   record_time "$name" "$ms"
 done
 # Scaling studies (experiments/scaling/*.cfg): one mpirun per ranks x threads layout, merged.
-if [ "${LIEBENCH_SKIP_SCALING:-0}" != 1 ] && { [ "$PATTERN" = "*" ] || [ "$PATTERN" = "scaling*" ]; }; then
+if [ "${LIEBENCH_SKIP_SCALING:-0}" != 1 ] && [ "$scaling" = 1 ]; then
   flags=""
   if [ "$(nproc)" -lt 2 ]; then flags="--oversubscribe"; fi
   for cfg in "$ROOT"/experiments/scaling/*.cfg; do

@@ -20,9 +20,7 @@ STEPS=${3:-10}
 REPEAT=${REPEAT:-2}
 DT=${DT:-auto}
 INITIAL=${INITIAL:-random}
-positive_int chain_efficiency.sh N "$N"
-positive_int chain_efficiency.sh STEPS "$STEPS"
-positive_int chain_efficiency.sh REPEAT "$REPEAT"
+for v in N STEPS REPEAT; do positive_int chain_efficiency.sh "$v" "${!v}"; done
 BIN="$BUILD/tests/bench_pendulum_chain"
 [ -x "$BIN" ] || { echo "missing $BIN (cmake --build $BUILD --target bench_pendulum_chain)" >&2; exit 2; }
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi

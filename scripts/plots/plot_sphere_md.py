@@ -86,8 +86,8 @@ def main():
     ap.add_argument("--level", type=int, default=4)
     args = ap.parse_args()
     times = [float(x) for x in args.times.split(",")]
-    required = ("particles/molecules",)
-    with open_or_exit(args.file, "plot_sphere_md", required, "a simulate run of model sphere_md with save_state = true") as f:
+    with open_or_exit(args.file, "plot_sphere_md", ("particles/molecules",),
+                      "a simulate run of model sphere_md with save_state = true") as f:
         g = f["particles/molecules"]
         t_all = g["direction/time"][:]
         Q = g["direction/value"][:]

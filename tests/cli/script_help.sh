@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Every script under scripts/ (the README's commands, the benchmark, SMPI and table scripts)
-# answers --help and -h with its header -- what it does, its arguments, its environment -- on
-# stdout, exit 0, nothing on stderr, and does nothing else (the Python programs: their docstring): before, `scripts/setup.sh --help`
-# configured the build, `scripts/check_deb.sh --help` built and installed the package, the bench
-# scripts took "--help" for a build directory and `scripts/update_docs.sh --help` ran it as a
-# command. Checked with every program a script could start (package managers, build tools, MPI,
-# SLURM, LAMMPS, Python, liebench) replaced on PATH by a stub that records its call: a script
-# that starts anything, or takes more than 20 s, fails. A new script without the help fails too.
+# answers --help and -h with its header -- what it does, its arguments, its environment; the
+# Python programs their docstring -- on stdout, exit 0, nothing on stderr, and does nothing else:
+# before, `scripts/setup.sh --help` configured the build, `scripts/check_deb.sh --help` built and
+# installed the package, the bench scripts took "--help" for a build directory and
+# `scripts/update_docs.sh --help` ran it as a command. Checked with every program a script could
+# start (package managers, build tools, MPI, SLURM, LAMMPS, Python, liebench) replaced on PATH by
+# a stub that records its call: a script that starts anything, or takes more than 20 s, fails. A new script without the help fails too.
 # Bad arguments of the scripts that take counts, files or a binary: one line, exit 2.
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 
