@@ -6,7 +6,8 @@
 # installed the package, the bench scripts took "--help" for a build directory and
 # `scripts/update_docs.sh --help` ran it as a command. Checked with every program a script could
 # start (package managers, build tools, MPI, SLURM, LAMMPS, Python, liebench) replaced on PATH by
-# a stub that records its call: a script that starts anything, or takes more than 20 s, fails. A new script without the help fails too.
+# a stub that records its call: a script that starts anything, or takes more than 20 s, fails. A
+# new script without the help fails too.
 # Bad arguments of the scripts that take counts, files or a binary: one line, exit 2.
 source "$(dirname "${BASH_SOURCE[0]}")/lib_studies.bash"
 
