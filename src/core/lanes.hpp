@@ -11,9 +11,14 @@ namespace lie::lanes {
 using V4 = double __attribute__((vector_size(4 * sizeof(double))));
 using M4 = long __attribute__((vector_size(4 * sizeof(long))));  // shuffle masks
 
+// The same vector at any double's address (an unaligned load or store of one register):
+// memcpy into a V4 is copied in pieces of the TU's base ISA, two xmm moves through the stack in
+// an AVX2 clone of a baseline build.
+using V4Unaligned = double __attribute__((vector_size(4 * sizeof(double)), aligned(sizeof(double)), may_alias));
+
 // By reference: a vector returned by value would have another ABI in the AVX clones (-Wpsabi).
-[[gnu::always_inline]] inline void load4(const double* p, V4& v) { __builtin_memcpy(&v, p, sizeof v); }
-[[gnu::always_inline]] inline void store4(double* p, const V4& v) { __builtin_memcpy(p, &v, sizeof v); }
+[[gnu::always_inline]] inline void load4(const double* p, V4& v) { v = *reinterpret_cast<const V4Unaligned*>(p); }
+[[gnu::always_inline]] inline void store4(double* p, const V4& v) { *reinterpret_cast<V4Unaligned*>(p) = v; }
 
 /// Four records of 6 doubles a, b, c, d in r[0..5] (a0..a3 | a4 a5 b0 b1 | b2..b5 | c0..c3 |
 /// c4 c5 d0 d1 | d2..d5, i.e. 24 consecutive doubles) -> field k in col[k] = (a_k, b_k, c_k, d_k).

@@ -110,6 +110,19 @@ template <std::size_t W>
   }
 }
 
+// A tile copied as it is (the tiled scratch): vector moves, not memcpy, which an AVX2 clone of a
+// baseline build expands to rep movsq.
+template <std::size_t W>
+[[gnu::always_inline]] inline void copy_tile(const Tile<W>& t, double* dst) {
+  static_assert(W % 4 == 0);
+  for (int a = 0; a < 6; ++a)
+    for (std::size_t g = 0; g < W; g += 4) {
+      V4 v;
+      load4(&t[a][g], v);
+      store4(dst + W * static_cast<std::size_t>(a) + g, v);
+    }
+}
+
 // The stage on a tile's lanes with the short series: inputs F, U, S, Y (U and S unread in the
 // first stage), outputs Uo, So, Yo; bad[i] = 1 where lane i's angles are outside the series
 // (the validity flags are longs: se3_ts2_lanes.hpp says why).
@@ -166,8 +179,8 @@ template <std::size_t T, bool First, bool Last, bool Tiled>
   }
   if constexpr (Tiled) {
     if (!Last) {  // after the last stage the scratch is dead (scratch_tiled's contract)
-      __builtin_memcpy(sg + o, &So, sizeof So);
-      __builtin_memcpy(u + o, &Uo, sizeof Uo);
+      copy_tile(So, sg + o);
+      copy_tile(Uo, u + o);
     }
   } else {
     store_tile(So, i0, sg);
