@@ -612,13 +612,17 @@ void Dipolar::compute_tiles(bool want_energy) {
   // Maximal owned subtrees to the roots of their row tiles' segments, who finish the trees and
   // send the sums to the bodies' owners (parallel/pair_plan.hpp: sum_up, sum_down; direct: the
   // roots are the owners).
-  RoundBuffers& up = round_bufs_[static_cast<std::size_t>(Round::sum_up)];
-  RoundBuffers& down = round_bufs_[static_cast<std::size_t>(Round::sum_down)];
-  plan_.pack(leaves_, up.out);
-  run_phase(Round::sum_up);
-  plan_.finish(up.in, down.out);
-  run_phase(Round::sum_down);
-  plan_.scatter(down.in, sums_.data());
+  if (plan_.ranks() == 1) {
+    plan_.sum_local(leaves_, sums_.data());  // the same trees without the rounds' copies
+  } else {
+    RoundBuffers& up = round_bufs_[static_cast<std::size_t>(Round::sum_up)];
+    RoundBuffers& down = round_bufs_[static_cast<std::size_t>(Round::sum_down)];
+    plan_.pack(leaves_, up.out);
+    run_phase(Round::sum_up);
+    plan_.finish(up.in, down.out);
+    run_phase(Round::sum_down);
+    plan_.scatter(down.in, sums_.data());
+  }
   const std::size_t nl = range_.size();
   for (std::size_t li = 0; li < nl; ++li)
     for (int k = 3; k < 6; ++k) sums_[7 * li + static_cast<std::size_t>(k)] *= kappa;  // g_i = kappa h_i

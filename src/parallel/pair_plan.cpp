@@ -435,6 +435,29 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
   }
 }
 
+void PairPlan::sum_local(const double* leaves, double* sums) const {
+  if (ranks_ != 1) throw std::logic_error("PairPlan::sum_local: one rank only");
+  const std::size_t stride = tile_ * static_cast<std::size_t>(fields_);
+  const std::size_t scratch_size = (tree_depth(tiles_) + 1) * stride;
+  // pack's emits on one rank are the whole trees [0, tiles) of every tile, which finish copies
+  // and scatter places at the tile's first body
+  auto tree = [&](std::size_t I, std::vector<double>& scratch) {
+    node_from_leaves(static_cast<std::uint32_t>(I), 0, static_cast<std::uint32_t>(tiles_), leaves,
+                     sums + tile_range(I).begin * static_cast<std::size_t>(fields_), scratch, 0);
+  };
+  if (threaded_tree(tiles_, stride * tiles_)) {
+#pragma omp parallel
+    {
+      std::vector<double> scratch(scratch_size);
+#pragma omp for schedule(dynamic, 1)
+      for (std::size_t I = 0; I < tiles_; ++I) tree(I, scratch);
+    }
+  } else {  // no parallel region, no allocation per call (parallel/loops.hpp)
+    scratch_.resize(std::max(scratch_.size(), scratch_size));
+    for (std::size_t I = 0; I < tiles_; ++I) tree(I, scratch_);
+  }
+}
+
 void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vector<std::vector<double>>& out) const {
   const auto F = static_cast<std::size_t>(fields_);
   const std::size_t stride = tile_ * F;

@@ -143,6 +143,12 @@ class PairPlan {
   /// sums[(i - begin) * fields + f] for the local bodies i (owned(rank)).
   void scatter(const std::vector<std::vector<double>>& buffers, double* sums) const;
 
+  /// On one rank (ranks() == 1), pack + finish + scatter in one: every tile's tree from the
+  /// leaves straight into sums[i * fields + f] (the same nodes in the same order, so the same
+  /// bits, without the four copies through the rounds' buffers).
+  void sum_local(const double* leaves, double* sums) const;
+  int ranks() const { return ranks_; }
+
   /// The tree's split of node [lo, hi) (hi - lo >= 2).
   static std::uint32_t split(std::uint32_t lo, std::uint32_t hi) { return lo + (hi - lo) / 2; }
 

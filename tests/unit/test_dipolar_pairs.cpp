@@ -6,6 +6,7 @@
 // reference kernel) to rounding: the order of arithmetic changed, so bits differ, and the
 // tolerance is stated per test.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <tuple>
 #include <vector>
@@ -254,7 +256,7 @@ std::vector<Buffers> deliver(const std::vector<PairPlan>& plans, const Phase& (P
 // (every other body NaN: a read of a body the plan did not deliver poisons the sums). Tile
 // pairs in a shuffled order per rank (seed) if seed != 0.
 std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairParams& pp, unsigned seed,
-                             PairPlan::Messages messages = PairPlan::Messages::automatic) {
+                             PairPlan::Messages messages = PairPlan::Messages::automatic, bool sum_local = false) {
   std::vector<PairPlan> plans;
   for (int r = 0; r < P; ++r) plans.emplace_back(s.n, s.tile, kSlotFields, P, r, messages);
   const auto R = static_cast<std::size_t>(P);
@@ -308,6 +310,11 @@ std::vector<double> pipeline(const BodySoA& s, int P, double kappa, const PairPa
     for (const auto& [I, J] : pairs)
       tile_pair_leaves(bodies[r], I, J, kappa, pp, true, leaves.data() + plan.leaf_offset(I, J),
                        leaves.data() + plan.leaf_offset(J, I), scratch);
+    if (sum_local) {  // one rank: the trees straight into the sums (PairPlan::sum_local)
+      std::vector<double> out(s.n * kSlotFields, std::nan(""));
+      plan.sum_local(leaves.data(), out.data());
+      return out;
+    }
     plan.pack(leaves.data(), sent[r]);
   }
   got = deliver(plans, &PairPlan::sum_up, sent);
@@ -567,6 +574,32 @@ TEST(DipolarPairs, TreeSumsBitwiseForEveryRankCountAndOrder) {
     EXPECT_LE(hdiff, 1e-13 * hscale) << "n " << n << " field";
     EXPECT_LE(std::fabs(e_ref - e_got), 1e-13 * e_abs) << "n " << n << " energy";
   }
+}
+
+// One rank's trees without the rounds (PairPlan::sum_local, what Dipolar runs on one rank): the
+// bits of pack, finish and scatter, on one and on two threads (n = 3000: twelve tiles, enough
+// additions for the threaded trees), for one tile, two uneven tiles ([K]'s N = 100) and more.
+TEST(DipolarPairs, OneRankTreesStraightIntoTheSumsAreThePipelinesBits) {
+  const int saved_threads = omp_get_max_threads();
+  for (const std::size_t n : {1u, 37u, 100u, 600u, 3000u}) {
+    const Bodies b = random_bodies(n, n <= 100 ? 6.0 : n == 600 ? 14.0 : 30.0, 5);
+    const BodySoA s = soa(b);
+    PairParams pp;
+    pp.attraction = 1.0;
+    pp.cutoff2 = std::numeric_limits<double>::infinity();
+    const std::vector<double> ref = pipeline(s, 1, 0.8, pp, 0);
+    for (double v : ref) ASSERT_TRUE(std::isfinite(v)) << "n " << n;
+    for (const int threads : {1, 2}) {
+      omp_set_num_threads(threads);
+      const std::vector<double> got = pipeline(s, 1, 0.8, pp, 0, PairPlan::Messages::automatic, true);
+      EXPECT_EQ(std::memcmp(got.data(), ref.data(), ref.size() * sizeof(double)), 0)
+          << "n " << n << " threads " << threads;
+    }
+    omp_set_num_threads(saved_threads);
+  }
+  const PairPlan two(100, 64, kSlotFields, 2, 0);
+  std::vector<double> leaves(two.leaf_values()), sums(64 * kSlotFields);
+  EXPECT_THROW(two.sum_local(leaves.data(), sums.data()), std::logic_error);
 }
 
 // Rounds without another rank (Dipolar skips their exchange and, for pos_up, the copies): on one
