@@ -377,12 +377,15 @@ __attribute__((always_inline)) inline void pair_reciprocals(const TileConsts& k,
   }
 }
 
-// 1/r^2 and 1/r of a masked block's lanes (weights wv) into MIR2[l], MIR[l]: the masked lanes'
-// reciprocals as pair_block<kMasked> computes them (the stand-in r^2 where w = 0), so that a
-// diagonal row's masked first block can have them one row ahead too.
-__attribute__((always_inline)) inline void masked_reciprocals(const TileConsts& k, std::size_t jb, double xi,
-                                                              double yi, double zi, const double* wv,
-                                                              double* __restrict MIR2, double* __restrict MIR) {
+// The lane weights of row r's masked block [jb, jb + kPairLanes) (w = 1 for r < j < s1, else 0)
+// into wv[l], and the lanes' 1/r^2 and 1/r into MIR2[l], MIR[l]: the masked lanes' reciprocals
+// as pair_block<kMasked> computes them (the stand-in r^2 where w = 0), so that a diagonal row's
+// masked first block can have them one row ahead too. The weights are computed in the lanes, not
+// stored one by one and loaded as a vector (a load that waits for four stores to reach the cache).
+__attribute__((always_inline)) inline void masked_reciprocals(const TileConsts& k, std::size_t jb, std::size_t r,
+                                                              std::size_t s1, double xi, double yi, double zi,
+                                                              double* __restrict wv, double* __restrict MIR2,
+                                                              double* __restrict MIR) {
   const double* __restrict X = k.X;
   const double* __restrict Y = k.Y;
   const double* __restrict Z = k.Z;
@@ -390,7 +393,8 @@ __attribute__((always_inline)) inline void masked_reciprocals(const TileConsts& 
   for (int l = 0; l < kPairLanes; ++l) {
     const std::size_t j = jb + static_cast<std::size_t>(l);
     const double dx = xi - X[j], dy = yi - Y[j], dz = zi - Z[j];
-    const double w = wv[l];
+    const double w = (j > r && j < s1) ? 1.0 : 0.0;
+    wv[l] = w;
     const double inv_r2 = 1.0 / (w * std::fma(dx, dx, std::fma(dy, dy, dz * dz)) + (1.0 - w) * k.r2_masked);
     MIR2[l] = inv_r2;
     MIR[l] = std::sqrt(inv_r2);
@@ -510,7 +514,8 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
   const std::size_t s1 = std::min(j1, s0 + SB);
   const std::size_t full_end = s0 + (s1 - s0) / L * L;  // blocks below hold no padding
   const std::size_t send = (s1 + L - 1) / L * L;        // <= s0 + SB
-  for (std::size_t c = 0; c < 6 * SB; ++c) col[c] = 0.0;
+  for (int f = 0; f < 6; ++f)  // the columns this sub-block's blocks touch (padding lanes included)
+    for (std::size_t c = 0; c < send - s0; ++c) col[static_cast<std::size_t>(f) * SB + c] = 0.0;
   // 1/r^2 and 1/r of the current row's unmasked blocks (cur2, cur) and of the next row's (nxt2, nxt)
   alignas(64) double bufA2[SB], bufA[SB], bufB2[SB], bufB[SB];
   double *cur2 = bufA2, *cur = bufA, *nxt2 = bufB2, *nxt = bufB;
@@ -526,13 +531,12 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
   alignas(32) double wA[L], wB[L], mA2[L], mA[L], mB2[L], mB[L];
   double *wcur = wA, *wnxt = wB, *mcur2 = mA2, *mcur = mA, *mnxt2 = mB2, *mnxt = mB;
   auto masked_ahead = [&](std::size_t r, double* w, double* m2, double* m) {
-    const std::size_t jf = row_first(r);
-    for (int l = 0; l < L; ++l) {
-      const std::size_t j = jf + static_cast<std::size_t>(l);
-      w[l] = (j > r && j < s1) ? 1.0 : 0.0;
-    }
-    masked_reciprocals(k, jf, k.X[r], k.Y[r], k.Z[r], w, m2, m);
+    masked_reciprocals(k, row_first(r), r, s1, k.X[r], k.Y[r], k.Z[r], w, m2, m);
   };
+  // The lane weights of the block that holds padding (j >= s1), if any, for every row that
+  // reaches it: written once here, not before each row's vector load of them.
+  alignas(32) double wpad[L];
+  for (int l = 0; l < L; ++l) wpad[l] = full_end + static_cast<std::size_t>(l) < s1 ? 1.0 : 0.0;
   if (i0 < ilast) {  // the first row's reciprocals
     const double x0 = k.X[i0], y0 = k.Y[i0], z0 = k.Z[i0];
     for (std::size_t jb = row_mid(i0); jb < full_end; jb += L) pair_reciprocals(k, jb, s0, x0, y0, z0, cur2, cur);
@@ -563,8 +567,12 @@ __attribute__((always_inline)) inline void tile_pair_body(const BodySoA& b, std:
         pair_block<kEnergy, false, true>(k, jb, s0, xi, yi, zi, ux, uy, uz, wv, cur2, cur, a, xn, yn, zn, nxt2, nxt);
     }
     if (masked_last) {
-      for (int l = 0; l < L; ++l) wv[l] = jmid_end + static_cast<std::size_t>(l) < s1 ? 1.0 : 0.0;
-      pair_block<kEnergy, true, false>(k, jmid_end, s0, xi, yi, zi, ux, uy, uz, wv, cur2, cur, a);
+      const double* w_last = wpad;  // the padded block's weights (computed before the rows) ...
+      if (jmid_end != full_end) {   // ... unless a short diagonal row starts beyond it
+        for (int l = 0; l < L; ++l) wv[l] = jmid_end + static_cast<std::size_t>(l) < s1 ? 1.0 : 0.0;
+        w_last = wv;
+      }
+      pair_block<kEnergy, true, false>(k, jmid_end, s0, xi, yi, zi, ux, uy, uz, w_last, cur2, cur, a);
     }
     std::swap(cur, nxt);
     std::swap(cur2, nxt2);
