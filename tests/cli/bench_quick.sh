@@ -87,8 +87,10 @@ if h0 and max(h0) > 1e-13:
 if len(peak) != 2 or min(peak) <= 0 or not all(4 <= c <= 64 for c in per_cycle):
     errors.append(f"FMA peak samples {peak}, flops per cycle {per_cycle}")
 # the pair kernel's instruction mix: its 51 multiplies and FMAs on 256-bit registers cannot take
-# fewer cycles than the FMA pipes allow (per_cycle / 8 of them per cycle), nor hundreds
-if len(mix) != 2 or not all(0.9 * 51 * 8 / c <= m <= 400 for m, c in zip(mix, per_cycle)):
+# fewer cycles than the FMA pipes allow (per_cycle / 8 of them per cycle), nor hundreds. The pipes'
+# capacity is the better of the two samples: a sample taken while another process held the core
+# reads low (11.3 flops per cycle beside 15.9 in one run), and the bound from it would be too tight.
+if len(mix) != 2 or not all(0.9 * 51 * 8 / max(per_cycle) <= m <= 400 for m in mix):
     errors.append(f"pair mix cycles per 4 pairs {mix} (flops per cycle {per_cycle})")
 for e in errors:
     print("  " + e)
