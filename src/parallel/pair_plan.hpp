@@ -104,6 +104,7 @@ class PairPlan {
   std::size_t tiles() const { return tiles_; }
   int fields() const { return fields_; }
   int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
   /// Global bodies [begin, end) of tile t.
   Range tile_range(std::size_t t) const { return {t * tile_, std::min(n_, (t + 1) * tile_)}; }
   /// The scheme in use (two_level or direct, never automatic).
@@ -147,7 +148,6 @@ class PairPlan {
   /// leaves straight into sums[i * fields + f] (the same nodes in the same order, so the same
   /// bits, without the four copies through the rounds' buffers).
   void sum_local(const double* leaves, double* sums) const;
-  int ranks() const { return ranks_; }
 
   /// The tree's split of node [lo, hi) (hi - lo >= 2).
   static std::uint32_t split(std::uint32_t lo, std::uint32_t hi) { return lo + (hi - lo) / 2; }

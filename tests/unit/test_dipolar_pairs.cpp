@@ -401,7 +401,9 @@ TEST(DipolarPairs, PlanCoversEveryTilePairOnceAndMessagesMatch) {
           EXPECT_EQ(plan.owned(q).begin, plans[0].owned(q).begin);
           EXPECT_EQ(plan.owned(q).end, plans[0].owned(q).end);
         }
-        if (r == P - 1) EXPECT_EQ(own.end, n);
+        if (r == P - 1) {
+          EXPECT_EQ(own.end, n);
+        }
       }
       for (std::size_t I = 0; I < T; ++I)
         for (std::size_t J = I; J < T; ++J) EXPECT_EQ(owners[I * T + J], 1) << "n " << n << " P " << P;
