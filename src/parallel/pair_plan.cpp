@@ -44,6 +44,25 @@ bool threaded_tree(std::size_t nodes, std::size_t adds_per_node) {
          nodes * adds_per_node >= kThreadedTreeAdds * static_cast<std::size_t>(omp_get_max_threads());
 }
 
+// fn(k, scratch) for k = 0 .. count - 1: on an OpenMP team where the trees hold enough additions
+// (threaded_tree; each thread its own scratch of scratch_size doubles), else one after another
+// with `serial` (grown to scratch_size once: no allocation per call). pack, finish, sum_local.
+template <class Fn>
+void for_each_tree(std::size_t count, std::size_t adds_per_node, std::size_t scratch_size,
+                   std::vector<double>& serial, Fn&& fn) {
+  if (threaded_tree(count, adds_per_node)) {
+#pragma omp parallel
+    {
+      std::vector<double> scratch(scratch_size);
+#pragma omp for schedule(dynamic, 1)
+      for (std::size_t k = 0; k < count; ++k) fn(k, scratch);
+    }
+  } else {  // no parallel region (parallel/loops.hpp)
+    serial.resize(std::max(serial.size(), scratch_size));
+    for (std::size_t k = 0; k < count; ++k) fn(k, serial);
+  }
+}
+
 }  // namespace
 
 PairPlan::PairPlan(std::size_t n, std::size_t tile, int fields, int ranks, int rank, Messages messages, Owners owners)
@@ -405,19 +424,10 @@ void PairPlan::pack(const double* leaves, std::vector<std::vector<double>>& buff
   double* values = values_.data();
   // scratch deep enough for the whole tree: no resize (no reallocation) inside the recursion
   const std::size_t scratch_size = (tree_depth(tiles_) + 1) * stride;
-  if (threaded_tree(emits_.size(), stride * tiles_)) {
-#pragma omp parallel
-    {
-      std::vector<double> scratch(scratch_size);
-#pragma omp for schedule(dynamic, 1)
-      for (std::size_t e = 0; e < emits_.size(); ++e)
-        node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values + e * stride, scratch, 0);
-    }
-  } else {  // no parallel region, no allocation per call (parallel/loops.hpp)
-    scratch_.resize(std::max(scratch_.size(), scratch_size));
-    for (std::size_t e = 0; e < emits_.size(); ++e)
-      node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values + e * stride, scratch_, 0);
-  }
+  auto node = [&](std::size_t e, std::vector<double>& scratch) {
+    node_from_leaves(emits_[e].tile, emits_[e].lo, emits_[e].hi, leaves, values + e * stride, scratch, 0);
+  };
+  for_each_tree(emits_.size(), stride * tiles_, scratch_size, scratch_, node);
   const auto& sends = sum_up_.sends;
   buffers.resize(sends.size());
   const auto F = static_cast<std::size_t>(fields_);
@@ -445,17 +455,7 @@ void PairPlan::sum_local(const double* leaves, double* sums) const {
     node_from_leaves(static_cast<std::uint32_t>(I), 0, static_cast<std::uint32_t>(tiles_), leaves,
                      sums + tile_range(I).begin * static_cast<std::size_t>(fields_), scratch, 0);
   };
-  if (threaded_tree(tiles_, stride * tiles_)) {
-#pragma omp parallel
-    {
-      std::vector<double> scratch(scratch_size);
-#pragma omp for schedule(dynamic, 1)
-      for (std::size_t I = 0; I < tiles_; ++I) tree(I, scratch);
-    }
-  } else {  // no parallel region, no allocation per call (parallel/loops.hpp)
-    scratch_.resize(std::max(scratch_.size(), scratch_size));
-    for (std::size_t I = 0; I < tiles_; ++I) tree(I, scratch_);
-  }
+  for_each_tree(tiles_, stride * tiles_, scratch_size, scratch_, tree);
 }
 
 void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vector<std::vector<double>>& out) const {
@@ -484,16 +484,7 @@ void PairPlan::finish(const std::vector<std::vector<double>>& buffers, std::vect
     };
     rec(rec, 0, static_cast<std::uint32_t>(tiles_), sums_.data() + k * stride, 0);
   };
-  if (threaded_tree(rooted_.size(), stride * tiles_)) {
-#pragma omp parallel
-    {
-      std::vector<double> scratch;
-#pragma omp for schedule(dynamic, 1)
-      for (std::size_t k = 0; k < rooted_.size(); ++k) finish_tile(k, scratch);
-    }
-  } else {  // no parallel region, no allocation per call (parallel/loops.hpp)
-    for (std::size_t k = 0; k < rooted_.size(); ++k) finish_tile(k, scratch_);
-  }
+  for_each_tree(rooted_.size(), stride * tiles_, 0, scratch_, finish_tile);  // finish_tile sizes its scratch
   const auto& sends = sum_down_.sends;
   out.resize(sends.size());
   for (std::size_t k = 0; k < sends.size(); ++k) {
