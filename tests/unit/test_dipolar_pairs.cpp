@@ -16,6 +16,7 @@
 #include <set>
 #include <stdexcept>
 #include <utility>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -198,7 +199,10 @@ TEST(DipolarPairs, AgreesWithOrderedRowSums) {
       EXPECT_LE(diff, 1e-13 * scale) << "N = " << c.n << (q == 0 ? " force" : " field");
       char rel[32];
       std::snprintf(rel, sizeof rel, "%.3g", diff / scale);
-      RecordProperty(("n" + std::to_string(c.n) + (q == 0 ? "_force" : "_field") + "_reldiff").c_str(), rel);
+      std::string key = "n";  // appended, not "n" + ...: GCC 12's -Wrestrict false positive on that
+      key += std::to_string(c.n);
+      key += q == 0 ? "_force_reldiff" : "_field_reldiff";
+      RecordProperty(key.c_str(), rel);
     }
     EXPECT_GT(energy_abs, 0.0);
     EXPECT_LE(std::fabs(energy_ref - energy_got), 1e-13 * energy_abs) << "N = " << c.n << " energy";
