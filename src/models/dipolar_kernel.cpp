@@ -150,7 +150,7 @@ namespace {
 struct RowTerms {
   std::size_t cap = 0;
   std::vector<double> v;  // 10 arrays of cap: F (3), h_i (3), h_j (3), V
-  std::vector<std::uint32_t> keep, within;  // per partner: within the cutoff; the positions of those
+  std::vector<std::uint32_t> keep, within, target;  // per partner: within the cutoff; the positions of those; their accumulators
   double* at(int k) { return v.data() + static_cast<std::size_t>(k) * cap; }
 };
 
@@ -180,6 +180,7 @@ __attribute__((always_inline)) inline void pair_rows_body(const SlotBodies& b, c
   const double hx = pp.box_half[0], hy = pp.box_half[1], hz = pp.box_half[2];
   const std::uint32_t h0 = part.home_begin, hn = part.home_end - part.home_begin, trash = part.trash;
   std::uint32_t* __restrict within = T.within.data();
+  std::uint32_t* __restrict target = T.target.data();
   for (const par::PairRow& row : part.rows) {
     const std::uint32_t i = row.slot;
     const double xi = X[i], yi = Y[i], zi = Z[i], ux = MX[i], uy = MY[i], uz = MZ[i];
@@ -213,6 +214,14 @@ __attribute__((always_inline)) inline void pair_rows_body(const SlotBodies& b, c
       within[m] = static_cast<std::uint32_t>(t);
       m += keep[t];
     }
+    // those partners' accumulators, and each on its way to L1 before the fold reads it (they
+    // are scattered over the part's homes: at N = 32768 the accumulators are 2 MB)
+    for (std::size_t p = 0; p < m; ++p) {
+      const std::uint32_t hj = home_of_slot[e[within[p]]];
+      const std::uint32_t c = hj - h0 < hn ? hj : trash;
+      target[p] = c;
+      __builtin_prefetch(acc + kAccStride * c, 1);
+    }
     // 3. the fold, partner after partner
     double* __restrict ar = acc + kAccStride * row.acc;
     double a0 = ar[0], a1 = ar[1], a2 = ar[2], a3 = ar[3], a4 = ar[4], a5 = ar[5], a6 = ar[6];
@@ -221,8 +230,7 @@ __attribute__((always_inline)) inline void pair_rows_body(const SlotBodies& b, c
       a0 += Fx[q], a1 += Fy[q], a2 += Fz[q];
       a3 += Hix[q], a4 += Hiy[q], a5 += Hiz[q];
       if constexpr (kEnergy) a6 += V[q];
-      const std::uint32_t hj = home_of_slot[e[q]];
-      double* __restrict c = acc + kAccStride * (hj - h0 < hn ? hj : trash);
+      double* __restrict c = acc + kAccStride * target[p];
       c[0] -= Fx[q], c[1] -= Fy[q], c[2] -= Fz[q];
       c[3] += Hjx[q], c[4] += Hjy[q], c[5] += Hjz[q];
       if constexpr (kEnergy) c[6] += V[q];
@@ -253,7 +261,7 @@ void pair_rows(const SlotBodies& bodies, const par::PairPart& part, const std::u
                double kappa, const PairParams& pp, bool want_energy, double* acc) {
   thread_local RowTerms T;
   const std::size_t need = part.longest + par::kPairRowPad;
-  if (T.cap < need) T.cap = need, T.v.assign(10 * need, 0.0), T.keep.assign(need, 0), T.within.assign(need, 0);
+  if (T.cap < need) T.cap = need, T.v.assign(10 * need, 0.0), T.keep.assign(need, 0), T.within.assign(need, 0), T.target.assign(need, 0);
   pair_rows_kernel(bodies, part, home_of_slot, kappa, pp, want_energy, acc, T);
 }
 
