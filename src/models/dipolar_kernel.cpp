@@ -140,8 +140,9 @@ void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_
 // The cutoff path's pair rows (dipolar_kernel.hpp: pair_rows), one row in three loops over row
 // buffers T: the terms of all its partners in 8-lane vectors (gathered by slot; those beyond the
 // cutoff and past the row's end masked), the positions of the partners within the cutoff picked
-// out in order, then the fold, one such partner after another, into the row's accumulator (in
-// registers) and the partners' accumulators. Measured against other arrangements (N = 32768,
+// out in order (and their accumulators looked up and prefetched), then the fold, one such
+// partner after another, into the row's accumulator (in registers) and the partners'
+// accumulators. Measured against other arrangements (N = 32768,
 // one core, 2026-11-28): a fold after every block of four in the same loop 1.2x slower (the
 // fold's scalar loads wait for the block's vector stores), the partners compacted before their
 // terms 1.05x slower, the partners' data as one 64-byte record per slot 2.2x slower.
@@ -150,7 +151,8 @@ namespace {
 struct RowTerms {
   std::size_t cap = 0;
   std::vector<double> v;  // 10 arrays of cap: F (3), h_i (3), h_j (3), V
-  std::vector<std::uint32_t> keep, within, target;  // per partner: within the cutoff; the positions of those; their accumulators
+  // per partner: within the cutoff; the positions of those, and their accumulators
+  std::vector<std::uint32_t> keep, within, target;
   double* at(int k) { return v.data() + static_cast<std::size_t>(k) * cap; }
 };
 
@@ -261,7 +263,11 @@ void pair_rows(const SlotBodies& bodies, const par::PairPart& part, const std::u
                double kappa, const PairParams& pp, bool want_energy, double* acc) {
   thread_local RowTerms T;
   const std::size_t need = part.longest + par::kPairRowPad;
-  if (T.cap < need) T.cap = need, T.v.assign(10 * need, 0.0), T.keep.assign(need, 0), T.within.assign(need, 0), T.target.assign(need, 0);
+  if (T.cap < need) {
+    T.cap = need;
+    T.v.assign(10 * need, 0.0);
+    T.keep.assign(need, 0), T.within.assign(need, 0), T.target.assign(need, 0);
+  }
   pair_rows_kernel(bodies, part, home_of_slot, kappa, pp, want_energy, acc, T);
 }
 
