@@ -4,7 +4,7 @@
 // and one vector per field (structure of arrays). In an AVX2 or AVX-512 clone (target_clones)
 // a V4 is one ymm register, in the baseline build two xmm; arithmetic on V4 is the IEEE
 // operation lane by lane (the scalar bits, FP contraction off), shuffles only move values.
-// Used by groups/se3_ts2_batch.cpp (the RKMK stage tiles), the chain's right-hand side
+// Used by groups/se3_ts2_batch.cpp and rigid_body_batch.cpp (the RKMK stage tiles), the chain's right-hand side
 // (models/nfold_pendulum.cpp) and parallel/tridiagonal.hpp (the vector sweep).
 namespace lie::lanes {
 
@@ -19,6 +19,13 @@ using V4Unaligned = double __attribute__((vector_size(4 * sizeof(double)), align
 // By reference: a vector returned by value would have another ABI in the AVX clones (-Wpsabi).
 [[gnu::always_inline]] inline void load4(const double* p, V4& v) { v = *reinterpret_cast<const V4Unaligned*>(p); }
 [[gnu::always_inline]] inline void store4(double* p, const V4& v) { *reinterpret_cast<V4Unaligned*>(p) = v; }
+/// Four scalars put together in a register and stored as one vector at p: four scalar stores that
+/// a vector load then reads back would make that load wait until the stores reach the cache (store
+/// forwarding cannot combine them). Gathers into structure-of-arrays tiles.
+[[gnu::always_inline]] inline void store4(double* p, double v0, double v1, double v2, double v3) {
+  const V4 v = {v0, v1, v2, v3};
+  store4(p, v);
+}
 
 /// Four records of 6 doubles a, b, c, d in r[0..5] (a0..a3 | a4 a5 b0 b1 | b2..b5 | c0..c3 |
 /// c4 c5 d0 d1 | d2..d5, i.e. 24 consecutive doubles) -> field k in col[k] = (a_k, b_k, c_k, d_k).

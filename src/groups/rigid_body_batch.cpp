@@ -25,13 +25,8 @@ constexpr std::size_t kState = Body::state_dim;  // 18: (q, p, Q, m)
 constexpr std::size_t kRot = 6;                  // the T*SO(3) part's offset in the algebra
 constexpr std::size_t kRotState = kState - factors::TstarSO3LeftTriv::state_dim;  // ... and in the state
 
-// Lanes g .. g + 3 of a tile's row from four bodies' values, put together in a register and
-// stored as one vector: four scalar stores that the lane loop then loads as one vector would make
-// that load wait until the stores reach the cache (store forwarding cannot combine them).
-[[gnu::always_inline]] inline void put4(double* lanes_g, double v0, double v1, double v2, double v3) {
-  const lanes::V4 v = {v0, v1, v2, v3};
-  lanes::store4(lanes_g, v);
-}
+// Lanes g .. g + 3 of a tile's row from four bodies' values: one vector store (lanes::store4).
+using lanes::store4;
 static_assert(kTile % 4 == 0, "tiles of whole 4-lane groups");
 
 // k of bodies b0 .. b0 + n - 1 (n <= kTile): k = dexpinv_u(f) body by body, the translations'
@@ -44,8 +39,8 @@ void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[k
     std::size_t e[4];  // the rotational part of lane g + q's body (padding: body 0)
     for (std::size_t q = 0; q < 4; ++q) e[q] = kAlg * (g + q < n ? g + q : 0) + kRot;
     for (std::size_t a = 0; a < 6; ++a) {
-      put4(&X[a][g], -u[e[0] + a], -u[e[1] + a], -u[e[2] + a], -u[e[3] + a]);
-      put4(&V[a][g], f[e[0] + a], f[e[1] + a], f[e[2] + a], f[e[3] + a]);
+      store4(&X[a][g], -u[e[0] + a], -u[e[1] + a], -u[e[2] + a], -u[e[3] + a]);
+      store4(&V[a][g], f[e[0] + a], f[e[1] + a], f[e[2] + a], f[e[3] + a]);
     }
   }
 #pragma omp simd
@@ -82,8 +77,8 @@ void exp_act_tile(const double* const* a, const double* y, double* y_out, std::s
       x[q] = a[b] + kRot;
       s[q] = y + kState * b + kRotState;
     }
-    for (std::size_t c = 0; c < 6; ++c) put4(&X[c][g], x[0][c], x[1][c], x[2][c], x[3][c]);
-    for (std::size_t c = 0; c < 12; ++c) put4(&Y[c][g], s[0][c], s[1][c], s[2][c], s[3][c]);
+    for (std::size_t c = 0; c < 6; ++c) store4(&X[c][g], x[0][c], x[1][c], x[2][c], x[3][c]);
+    for (std::size_t c = 0; c < 12; ++c) store4(&Y[c][g], s[0][c], s[1][c], s[2][c], s[3][c]);
   }
 #pragma omp simd
   for (std::size_t i = 0; i < kTile; ++i) {

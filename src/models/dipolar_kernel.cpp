@@ -137,7 +137,7 @@ void ordered_row(const PartnerSoA& partners, std::size_t j_begin, std::size_t j_
 }
 
 // ---------------------------------------------------------------------------------------------
-// The cutoff path's pair rows (dipolar_kernel.hpp: pair_rows), one row in three loops over row
+// The cutoff path's pair rows (dipolar_kernel.hpp: pair_rows), one row in loops over row
 // buffers T: the terms of all its partners in 8-lane vectors (gathered by slot; those beyond the
 // cutoff and past the row's end masked), the positions of the partners within the cutoff picked
 // out in order (and their accumulators looked up and prefetched), then the fold, one such

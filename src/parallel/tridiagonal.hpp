@@ -348,7 +348,7 @@ void PartitionedTridiagonal::solve_blocks(const Context& ctx, RowFn&& row, Consu
   // and the blocks handed to consume with their neighbouring rows.
   for_each_index(ng, threaded_, [&](long g) {
     const int lanes = lanes_of(g);
-    double alpha[kLanes], beta[kLanes];
+    double alpha[kLanes] = {}, beta[kLanes] = {};  // (initialized: GCC 12 -Wmaybe-uninitialized beyond `lanes`)
     for (int l = 0; l < lanes; ++l) {
       const std::size_t k = static_cast<std::size_t>(g * kLanes + l);
       separator_terms(&local_rec_[k * kRec], lb.begin + k, alpha[l], beta[l]);

@@ -15,9 +15,9 @@
 #include <random>
 #include <set>
 #include <stdexcept>
-#include <utility>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "models/dipolar_kernel.hpp"
