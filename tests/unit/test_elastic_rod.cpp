@@ -71,7 +71,9 @@ TEST(ElasticRod, InertiaMatrixAsPrintedAndPositiveDefinite) {
     EXPECT_NEAR(printed(n - 1, n - 1), u / 3.0, 1e-15);
     EXPECT_NEAR(printed(0, 1), (n - 1) / 2.0 * u, 1e-15);
     EXPECT_NEAR(printed(0, n - 1), 0.5 * u, 1e-15);
-    if (n > 2) EXPECT_NEAR(printed(1, 1), (n - 5.0 / 3.0) * u, 1e-15);
+    if (n > 2) {
+      EXPECT_NEAR(printed(1, 1), (n - 5.0 / 3.0) * u, 1e-15);
+    }
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(rod.inertia_matrix());
     std::printf("[ inertia ] n = %d: eigenvalues of M / (m_e l_e^2) in [%.4f, %.4f]\n", n,
                 eig.eigenvalues().minCoeff() / (mi * li * li), eig.eigenvalues().maxCoeff() / (mi * li * li));

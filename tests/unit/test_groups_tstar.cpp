@@ -97,7 +97,9 @@ void check_ExpIsTheOneParameterSubgroupWithTangentX() {
     EXPECT_LE(sub(dist<T>(T::compose(T::exp(s * x), T::exp(t * x)), T::exp((s + t) * x))), 1e-13) << "angle " << angle;
     const auto mu = fd_derivative([&](double h) { return typename T::BaseAlg(T::exp(h * x).mu); }, 1e-2 / (1 + x.norm()));
     EXPECT_LE(tan(max_abs_diff(mu, T::second(x))), 1e-12);
-    if (angle < kPi) EXPECT_LE(le(max_abs_diff(T::log(T::exp(x)), x) / x.norm()), 1e-14) << "angle " << angle;
+    if (angle < kPi) {
+      EXPECT_LE(le(max_abs_diff(T::log(T::exp(x)), x) / x.norm()), 1e-14) << "angle " << angle;
+    }
     const auto e = random_element<T>(rng);
     EXPECT_LE(el(dist<T>(T::exp(T::log(e)), e)), 1e-14);
   }

@@ -111,7 +111,9 @@ TEST(MethodsController, FormulasWithMemory) {
     const double after_retry = c->next_step(h[3], 0.01, true, m);
     EXPECT_LE(after_retry, h[3]) << name;
     // (I, PI, PID: their formula alone would grow the step here; H211's step-ratio term does not)
-    if (name != "H211") EXPECT_DOUBLE_EQ(after_retry, h[3]) << name;
+    if (name != "H211") {
+      EXPECT_DOUBLE_EQ(after_retry, h[3]) << name;
+    }
     EXPECT_GT(c->next_step(h[3], 0.01, true, m), h[3]) << name;
   }
   {  // P33 (after_reject = formula): grows right after the retry, as the authors' code does
