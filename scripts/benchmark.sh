@@ -8,7 +8,7 @@
 #                                             the scoreboard in results/benchmark/ (about 20 minutes on
 #                                             2 cores; run it on a quiet machine: the wall times are results)
 #   bash scripts/benchmark.sh --quick DIR     quick mode (the tests): each deck with the overrides of its
-#                                             '# quick:' line, everything written into DIR (about 1 minute)
+#                                             '# quick:' line, everything written into DIR (about 3.5 minutes on 2 cores)
 # Environment as reproduce_results.sh (LIEBENCH_BIN, LIEBENCH_NP).
 . "$(dirname "${BASH_SOURCE[0]}")/lib/usage.sh" && usage_if_asked "${BASH_SOURCE[0]}" "$@"
 set -euo pipefail

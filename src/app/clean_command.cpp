@@ -22,9 +22,7 @@ int clean_main(const std::vector<std::string>& args) {
   std::vector<std::string> dirs;
   for (const auto& a : args) {
     if (a == "--help" || a == "-h") {
-      int rank = 0;
-      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-      if (rank == 0)
+      if (world_rank_or_0() == 0)
         std::cout << "usage: liebench clean [DIR ...] [--dry-run]\n"
                      "  removes temporary files left by killed runs in each DIR (default .; not recursive):\n"
                      "  *.tmp.<host>.<pid> and *.group<G>of<N>.<host>.<pid>.part written on this host by a\n"
@@ -41,9 +39,7 @@ int clean_main(const std::vector<std::string>& args) {
     if (::stat(d.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
       throw UsageError("`liebench clean` needs directories; " + quote(d) + " is not one");
   }
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return 0;
+  if (world_rank_or_0() != 0) return 0;
   std::size_t removed = 0, kept = 0;
   for (const auto& d : dirs)
     for (const auto& t : io::find_temporaries(d)) {
@@ -70,6 +66,6 @@ LIEBENCH_REGISTER(CommandEntry,
                   CommandEntry{"clean", "clean [DIR ...] [--dry-run]",
                                "remove temporary files (*.tmp.<host>.<pid>, *.group*of*.<host>.<pid>.part) left by "
                                "killed runs whose process is gone",
-                               clean_main})
+                               clean_main, /*needs_mpi=*/false})
 
 }  // namespace lie::studies

@@ -55,6 +55,26 @@ const bool kParallelKeys = declare_options({
 
 int g_rank = 0;
 
+/// Started by mpirun/mpiexec (Open MPI, MPICH/Hydra) or srun (PMI, PMIx).
+bool under_mpi_launcher() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+/// Whether this invocation initializes MPI: always under a launcher; otherwise only for `run`
+/// and the commands that need it (CommandEntry::needs_mpi; a plugin's command, not loaded yet,
+/// does). Usage, --help, --version, list, report, tableau and clean run without it.
+bool mpi_needed(int argc, char** argv) {
+  if (under_mpi_launcher()) return true;
+  if (argc < 2) return false;
+  const std::string cmd = argv[1];
+  for (const char* serial : {"--help", "-h", "help", "--version", "-V", "list"})
+    if (cmd == serial) return false;
+  if (const CommandEntry* c = CommandRegistry::instance().find(cmd)) return c->needs_mpi;
+  return true;
+}
+
 /// An exception's message as printed: one line, unprintable bytes escaped, at most 2000
 /// characters (core/quote.hpp; the last guard for a message that echoes input without quote()).
 std::string message(const std::exception& e) { return printable(e.what(), 2000); }
@@ -427,10 +447,13 @@ int lie::liebench_main(int argc_in, char** argv_in) {
   // writes to it then fail with EPIPE and the output is dropped.
   std::signal(SIGPIPE, SIG_IGN);
   passive_wait_if_oversubscribed(argv_in);
-  int provided = 0;
-  MPI_Init_thread(&argc_in, &argv_in, MPI_THREAD_FUNNELED, &provided);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  check_oversubscription();
+  const bool mpi = mpi_needed(argc_in, argv_in);
+  if (mpi) {
+    int provided = 0;
+    MPI_Init_thread(&argc_in, &argv_in, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    check_oversubscription();
+  }
   int status = 0;
   std::vector<std::string> args_kept;
   std::vector<char*> argv_kept;
@@ -490,7 +513,18 @@ int lie::liebench_main(int argc_in, char** argv_in) {
     status = exit_status::failure;
   }
   int global = status;
-  MPI_Allreduce(&status, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
+  if (mpi) {
+    MPI_Allreduce(&status, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+  }
   return global;
+}
+
+int lie::world_rank_or_0() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) return 0;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
 }

@@ -35,9 +35,7 @@ int report_main(const std::vector<std::string>& args) {
       return args[++i];
     };
     if (a == "--help" || a == "-h") {
-      int rank = 0;
-      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-      if (rank == 0)
+      if (world_rank_or_0() == 0)
         std::cout << "usage: liebench report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE [--force]]\n"
                      "       liebench report FILE.h5 --list-tables\n"
                      "  regenerates the tables of a study from its result file alone\n"
@@ -70,9 +68,7 @@ int report_main(const std::vector<std::string>& args) {
   if (file.empty()) throw UsageError("`liebench report` needs a result file: liebench report FILE.h5");
   const io::TableFormat fmt = io::parse_table_format(format);
   if (!table.empty()) find_table(table);  // UsageError naming the tables there are
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return 0;
+  if (world_rank_or_0() != 0) return 0;
   StudyFile f = load_study_file(file, false);
   std::vector<std::string> tables = table.empty() ? default_tables(f.kind) : std::vector<std::string>{table};
   if (std::any_of(tables.begin(), tables.end(), [](const std::string& t) { return find_table(t).needs_timings; }))
@@ -114,6 +110,6 @@ LIEBENCH_REGISTER(CommandEntry,
                   CommandEntry{"report", "report FILE.h5 [--format md|tex|csv] [--table NAME] [--output FILE [--force]]",
                                "the tables of a study (its kind's, or any kind's with --table; `liebench list studies`) "
                                "from its result file alone",
-                               report_main})
+                               report_main, /*needs_mpi=*/false})
 
 }  // namespace lie::studies
