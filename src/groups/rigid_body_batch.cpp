@@ -35,7 +35,8 @@ LIEBENCH_RIGID_CLONES
 void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[kAlg]) {
   alignas(64) double X[6][kTile], V[6][kTile], O[6][kTile];
   alignas(64) long bad[kTile];
-  for (std::size_t g = 0; g < kTile; g += 4) {
+  const std::size_t active = (n + 3) / 4 * 4;  // the 4-lane groups that hold a body (a tile's rest idles)
+  for (std::size_t g = 0; g < active; g += 4) {
     std::size_t e[4];  // the rotational part of lane g + q's body (padding: body 0)
     for (std::size_t q = 0; q < 4; ++q) e[q] = kAlg * (g + q < n ? g + q : 0) + kRot;
     for (std::size_t a = 0; a < 6; ++a) {
@@ -44,7 +45,7 @@ void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[k
     }
   }
 #pragma omp simd
-  for (std::size_t i = 0; i < kTile; ++i) {
+  for (std::size_t i = 0; i < active; ++i) {
     const long ok = se3_ts2::dexpinv<se3_ts2::Series>(se3_ts2::Strided<const double, kTile>{&X[0][i]},
                                                       se3_ts2::Strided<const double, kTile>{&V[0][i]},
                                                       se3_ts2::Strided<double, kTile>{&O[0][i]});
@@ -69,7 +70,8 @@ LIEBENCH_RIGID_CLONES
 void exp_act_tile(const double* const* a, const double* y, double* y_out, std::size_t n) {
   alignas(64) double X[6][kTile], Y[12][kTile], O[12][kTile];
   alignas(64) long series[kTile];
-  for (std::size_t g = 0; g < kTile; g += 4) {
+  const std::size_t active = (n + 3) / 4 * 4;  // the 4-lane groups that hold a body (a tile's rest idles)
+  for (std::size_t g = 0; g < active; g += 4) {
     const double* x[4];  // lane g + q's algebra element and state, rotational parts (padding: body 0)
     const double* s[4];
     for (std::size_t q = 0; q < 4; ++q) {
@@ -81,7 +83,7 @@ void exp_act_tile(const double* const* a, const double* y, double* y_out, std::s
     for (std::size_t c = 0; c < 12; ++c) store4(&Y[c][g], s[0][c], s[1][c], s[2][c], s[3][c]);
   }
 #pragma omp simd
-  for (std::size_t i = 0; i < kTile; ++i) {
+  for (std::size_t i = 0; i < active; ++i) {
     const se3_ts2::Strided<const double, kTile> xi{&X[0][i]};
     const double t = tstar_left::angle(xi);
     series[i] = t * t < so3::detail::kSincSeriesT2;
