@@ -3,8 +3,10 @@
 // [K] 3.2: the dipolar model): the exact dexpinv of the rotational part (the se(3) dexpinv of the
 // opposite group, tstar_left_kernels.hpp) run across bodies in vector registers, in tiles of
 // kTile bodies with the 8-term series (a body outside their range redone by the scalar kernel),
-// then per body the sigma and u updates and the exp action (tstar_left::exp_act, scalar: its
-// sin calls have no vector form with libm's bits). Every body gets the bits of the generic path
+// then per body the sigma and u updates, and the exp action across lanes where its angle is in
+// sinc's series range (tstar_left::detail::exp_act_apply; elsewhere tstar_left::exp_act, scalar:
+// its sin calls have no vector form with libm's bits). A tile short of kTile bodies computes only
+// the 4-lane groups that hold one. Every body gets the bits of the generic path
 // (factors::RigidBodyLeftTriv through Space::rkmk_stage), tested in
 // tests/unit/test_tstar_left_kernels.cpp. The truncated dexpinv (key dexpinv = q) runs the
 // generic path.
