@@ -55,26 +55,6 @@ const bool kParallelKeys = declare_options({
 
 int g_rank = 0;
 
-/// Started by mpirun/mpiexec (Open MPI, MPICH/Hydra) or srun (PMI, PMIx).
-bool under_mpi_launcher() {
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
-    if (std::getenv(v)) return true;
-  return false;
-}
-
-/// Whether this invocation initializes MPI: always under a launcher; otherwise only for `run`
-/// and the commands that need it (CommandEntry::needs_mpi; a plugin's command, not loaded yet,
-/// does). Usage, --help, --version, list, report, tableau and clean run without it.
-bool mpi_needed(int argc, char** argv) {
-  if (under_mpi_launcher()) return true;
-  if (argc < 2) return false;
-  const std::string cmd = argv[1];
-  for (const char* serial : {"--help", "-h", "help", "--version", "-V", "list"})
-    if (cmd == serial) return false;
-  if (const CommandEntry* c = CommandRegistry::instance().find(cmd)) return c->needs_mpi;
-  return true;
-}
-
 /// An exception's message as printed: one line, unprintable bytes escaped, at most 2000
 /// characters (core/quote.hpp; the last guard for a message that echoes input without quote()).
 std::string message(const std::exception& e) { return printable(e.what(), 2000); }
@@ -397,6 +377,29 @@ long launcher_local_ranks() {
   return 1;
 }
 
+/// Started by mpirun/mpiexec (Open MPI, MPICH/Hydra) or srun (PMI, PMIx): the variables each
+/// launcher sets in every rank (launcher_local_ranks above reads its ranks per node).
+bool under_mpi_launcher() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+bool is_help(const std::string& cmd) { return cmd == "--help" || cmd == "-h" || cmd == "help"; }
+bool is_version(const std::string& cmd) { return cmd == "--version" || cmd == "-V"; }
+
+/// Whether this invocation initializes MPI: always under a launcher; otherwise only for `run`
+/// and the commands that need it (CommandEntry::needs_mpi; a plugin's command, not loaded yet,
+/// does). Usage, --help, --version, list, report, tableau and clean run without it.
+bool mpi_needed(int argc, char** argv) {
+  if (under_mpi_launcher()) return true;
+  if (argc < 2) return false;
+  const std::string cmd = argv[1];
+  if (is_help(cmd) || is_version(cmd) || cmd == "list") return false;
+  if (const CommandEntry* c = CommandRegistry::instance().find(cmd)) return c->needs_mpi;
+  return true;
+}
+
 /// OMP_PROC_BIND set (and not false): libgomp has already bound this (initial) thread to its
 /// first place before main, so sched_getaffinity() sees that one place, not the CPUs the
 /// process may use, and a re-exec from this thread would confine the whole new process to it
@@ -474,9 +477,9 @@ int lie::liebench_main(int argc_in, char** argv_in) {
     } else {
       const std::string cmd = argv[1];
       std::vector<std::string> rest(argv + 2, argv + argc);
-      if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+      if (is_help(cmd)) {
         if (g_rank == 0) print_usage(std::cout);
-      } else if (cmd == "--version" || cmd == "-V") {
+      } else if (is_version(cmd)) {
         if (g_rank == 0) std::cout << version_text();
       } else if (cmd == "list") {
         status = cmd_list(rest);

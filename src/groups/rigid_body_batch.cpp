@@ -28,6 +28,9 @@ constexpr std::size_t kRotState = kState - factors::TstarSO3LeftTriv::state_dim;
 // Lanes g .. g + 3 of a tile's row from four bodies' values: one vector store (lanes::store4).
 using lanes::store4;
 static_assert(kTile % 4 == 0, "tiles of whole 4-lane groups");
+// The lanes of a tile of n bodies that run: its 4-lane groups that hold a body (a short tile's
+// other groups idle; within the last group, lanes past n compute body 0 as padding).
+constexpr std::size_t active_lanes(std::size_t n) { return (n + 3) / 4 * 4; }
 
 // k of bodies b0 .. b0 + n - 1 (n <= kTile): k = dexpinv_u(f) body by body, the translations'
 // dexpinv the identity, the rotational part se3::dexpinv(-u, f) across lanes.
@@ -35,7 +38,7 @@ LIEBENCH_RIGID_CLONES
 void dexpinv_tile(const double* u, const double* f, std::size_t n, double (*k)[kAlg]) {
   alignas(64) double X[6][kTile], V[6][kTile], O[6][kTile];
   alignas(64) long bad[kTile];
-  const std::size_t active = (n + 3) / 4 * 4;  // the 4-lane groups that hold a body (a tile's rest idles)
+  const std::size_t active = active_lanes(n);
   for (std::size_t g = 0; g < active; g += 4) {
     std::size_t e[4];  // the rotational part of lane g + q's body (padding: body 0)
     for (std::size_t q = 0; q < 4; ++q) e[q] = kAlg * (g + q < n ? g + q : 0) + kRot;
@@ -70,7 +73,7 @@ LIEBENCH_RIGID_CLONES
 void exp_act_tile(const double* const* a, const double* y, double* y_out, std::size_t n) {
   alignas(64) double X[6][kTile], Y[12][kTile], O[12][kTile];
   alignas(64) long series[kTile];
-  const std::size_t active = (n + 3) / 4 * 4;  // the 4-lane groups that hold a body (a tile's rest idles)
+  const std::size_t active = active_lanes(n);
   for (std::size_t g = 0; g < active; g += 4) {
     const double* x[4];  // lane g + q's algebra element and state, rotational parts (padding: body 0)
     const double* s[4];
