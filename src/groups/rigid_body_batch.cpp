@@ -106,34 +106,48 @@ void exp_act_tile(const double* const* a, const double* y, double* y_out, std::s
   }
 }
 
-// The stage on bodies b0 .. b0 + n - 1 (pointers at the block's first entries).
+// The stage on bodies b0 .. b0 + n - 1 (pointers at the block's first entries). The sigma and u
+// updates of Space::rkmk_stage's generic body, operation for operation, over the tile's n * 12
+// algebra entries as one contiguous run (the bodies' entries are consecutive in f, u, sigma and
+// k): one vector loop in the clones instead of a scalar loop per body that reloaded the
+// coefficients after every store (u and sigma could have aliased the stage). They are the
+// stepper's own scratch, distinct from f and the states (RkmkStepper::bind).
+LIEBENCH_RIGID_CLONES
 void stage_tile(const Space::RkmkStage& s, const double* f, double* u, double* sg, const double* y, double* y_out,
                 std::size_t b0, std::size_t n) {
-  double k[kTile][kAlg];
+  alignas(64) double k[kTile][kAlg];
+  const std::size_t o = kAlg * b0, m = kAlg * n;
+  const double* __restrict kk = f + o;  // the first stage's k is f itself (dexpinv_0 = identity)
+  if (!s.first) {
+    dexpinv_tile(u + o, f + o, n, k);
+    kk = &k[0][0];
+  }
+  const double ck = s.ck, cu = s.cu;
+  double* __restrict sgo = sg + o;
   if (s.first) {
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t a = 0; a < kAlg; ++a) k[i][a] = f[kAlg * (b0 + i) + a];
-  } else {
-    dexpinv_tile(u + kAlg * b0, f + kAlg * b0, n, k);
-  }
-  // Space::rkmk_stage's generic body, operation for operation
-  const double* act[kTile];  // the algebra element each body's exp acts with
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t o = kAlg * (b0 + i);
-    double* sgi = sg + o;
-    if (s.first) {
-      for (std::size_t a = 0; a < kAlg; ++a) sgi[a] = s.ck != 0.0 ? 0.0 + s.ck * k[i][a] : 0.0;
-    } else if (s.ck != 0.0) {
-      for (std::size_t a = 0; a < kAlg; ++a) sgi[a] += s.ck * k[i][a];
-    }
-    if (s.last) {
-      act[i] = sgi;
+    if (ck != 0.0) {
+#pragma omp simd
+      for (std::size_t e = 0; e < m; ++e) sgo[e] = 0.0 + ck * kk[e];
     } else {
-      double* ui = u + o;
-      for (std::size_t a = 0; a < kAlg; ++a) ui[a] = s.cu != 0.0 ? 0.0 + s.cu * k[i][a] : 0.0;
-      act[i] = ui;
+      for (std::size_t e = 0; e < m; ++e) sgo[e] = 0.0;
     }
+  } else if (ck != 0.0) {
+#pragma omp simd
+    for (std::size_t e = 0; e < m; ++e) sgo[e] += ck * kk[e];
   }
+  double* act_base = sgo;  // the algebra element each body's exp acts with
+  if (!s.last) {
+    double* __restrict uo = u + o;
+    if (cu != 0.0) {
+#pragma omp simd
+      for (std::size_t e = 0; e < m; ++e) uo[e] = 0.0 + cu * kk[e];
+    } else {
+      for (std::size_t e = 0; e < m; ++e) uo[e] = 0.0;
+    }
+    act_base = uo;
+  }
+  const double* act[kTile];
+  for (std::size_t i = 0; i < n; ++i) act[i] = act_base + kAlg * i;
   exp_act_tile(act, y + kState * b0, y_out + kState * b0, n);
 }
 
