@@ -143,7 +143,7 @@ struct MethodEntry {
   StepperFactory create;
   /// Reads the method's keys (dexpinv, slgi.*, a user tableau, ...) into its typed options;
   /// the only place a method sees the configuration (called at the plan). Null: no keys.
-  std::function<MethodOptions(const Config&)> parse;
+  std::function<MethodOptions(const Config&)> parse = nullptr;
 };
 using MethodRegistry = Registry<MethodEntry>;
 
