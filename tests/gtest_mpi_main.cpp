@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <vector>
 
 namespace {
 // On ranks != 0 only failures are printed (prefixed with the rank), so that a failure that
@@ -38,16 +37,11 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strstr(argv[i], "gtest_list_tests")) listing = true;
   // A batch run (tests/gtest_batch/run_batch.sh): every rank writes its own XML report,
-  // LIEBENCH_GTEST_XML.rank<r>.xml, from which each case's CTest test reads its outcome.
-  std::vector<char*> args(argv, argv + argc);
-  std::string xml_flag;
-  if (const char* prefix = std::getenv("LIEBENCH_GTEST_XML"); prefix && *prefix) {
-    xml_flag = std::string("--gtest_output=xml:") + prefix + ".rank" + std::to_string(rank) + ".xml";
-    args.push_back(xml_flag.data());
-  }
-  args.push_back(nullptr);
-  int n_args = static_cast<int>(args.size()) - 1;
-  ::testing::InitGoogleTest(&n_args, args.data());
+  // LIEBENCH_GTEST_XML.rank<r>.xml, from which each case's CTest test reads its outcome (set
+  // before InitGoogleTest, which configures the report from the flag).
+  if (const char* prefix = std::getenv("LIEBENCH_GTEST_XML"); prefix && *prefix)
+    GTEST_FLAG_SET(output, std::string("xml:") + prefix + ".rank" + std::to_string(rank) + ".xml");
+  ::testing::InitGoogleTest(&argc, argv);
   if (rank != 0) {
     // Keep failures visible (they are printed by the failing rank), silence the rest.
     ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
