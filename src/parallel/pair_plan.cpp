@@ -409,12 +409,6 @@ void PairPlan::node_from_leaves(std::uint32_t I, std::uint32_t lo, std::uint32_t
     std::copy(leaf, leaf + count, out);
     return;
   }
-  if (hi - lo == 2) {  // two leaves (every node of [K]'s N = 100): their sum, without copying either first
-    const double* left = leaves + leaf_offset(I, lo);
-    const double* right = leaves + leaf_offset(I, lo + 1);
-    for (std::size_t k = 0; k < count; ++k) out[k] = left[k] + right[k];  // node = left + right
-    return;
-  }
   const std::size_t stride = tile_ * static_cast<std::size_t>(fields_);
   if (scratch.size() < (depth + 1) * stride) scratch.resize((depth + 1) * stride);
   const std::uint32_t mid = split(lo, hi);
