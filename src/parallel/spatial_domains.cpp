@@ -620,21 +620,20 @@ void SpatialDomains::distribute(const double* q, std::size_t stride, const doubl
   in_values_.resize(src_.size());
   for (std::size_t k = 0; k < src_.size(); ++k) in_values_[k] = k == self_from ? 0 : 6 * src_slots_[k].size();
   exchange(out_, dest_, in_, src_, in_values_, kTagPositions, false);
+  auto to_slot = [&](std::size_t s, const double* w, const double* mu) {  // a body's wrapped q and mu
+    x_[s] = w[0], y_[s] = w[1], z_[s] = w[2];
+    pl_[0][s] = mu[0], pl_[1][s] = mu[1], pl_[2][s] = mu[2];
+  };
   if (self_to < dest_.size()) {  // dest_bodies_[self_to][m] lands in slot src_slots_[self_from][m]
     const std::vector<std::uint32_t>& bodies = dest_bodies_[self_to];
     const std::vector<std::uint32_t>& slots = src_slots_[self_from];
-    for (std::size_t m = 0; m < bodies.size(); ++m) {
-      const std::size_t i = bodies[m], s = slots[m];
-      x_[s] = wrapped_[3 * i], y_[s] = wrapped_[3 * i + 1], z_[s] = wrapped_[3 * i + 2];
-      pl_[0][s] = payload[3 * i], pl_[1][s] = payload[3 * i + 1], pl_[2][s] = payload[3 * i + 2];
-    }
+    for (std::size_t m = 0; m < bodies.size(); ++m) to_slot(slots[m], &wrapped_[3 * bodies[m]], payload + 3 * bodies[m]);
   }
   for (std::size_t k = 0; k < src_.size(); ++k) {
     if (k == self_from) continue;
     const double* v = in_[k].data();
     for (const std::uint32_t s : src_slots_[k]) {
-      x_[s] = v[0], y_[s] = v[1], z_[s] = v[2];
-      pl_[0][s] = v[3], pl_[1][s] = v[4], pl_[2][s] = v[5];
+      to_slot(s, v, v + 3);
       v += 6;
     }
   }
