@@ -583,11 +583,8 @@ void SpatialDomains::exchange(const std::vector<std::vector<double>>& out, const
       ctx_, tag, from, in_values, [&](std::size_t k) { return in[k].data(); }, to,
       [&](std::size_t k) { return std::pair<const double*, std::size_t>(out[k].data(), out[k].size()); }, requests_,
       messages, bytes);
-  const auto self_to = std::find(to.begin(), to.end(), me), self_from = std::find(from.begin(), from.end(), me);
-  if (self_to != to.end())
-    std::copy(out[static_cast<std::size_t>(self_to - to.begin())].begin(),
-              out[static_cast<std::size_t>(self_to - to.begin())].end(),
-              in[static_cast<std::size_t>(self_from - from.begin())].begin());
+  const std::size_t self_to = index_of(to, me), self_from = index_of(from, me);
+  if (self_to < to.size()) std::copy(out[self_to].begin(), out[self_to].end(), in[self_from].begin());
 }
 
 void SpatialDomains::distribute(const double* q, std::size_t stride, const double* payload) {
